@@ -1,0 +1,1 @@
+"""Kibitz: a referee and scorekeeper that sits beside a physical game."""

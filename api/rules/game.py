@@ -1,0 +1,41 @@
+"""The contract every game's rules module fulfils, so the table platform can host any game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+JSON = dict[str, Any]
+
+
+class Game(Protocol):
+    """One game's pure rules. States are opaque to the platform except through these functions."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def new_game(self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int) -> Any:
+        """Start a game; raise InvalidSetup for bad players or options."""
+
+    def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
+        """Return the next state, or raise IllegalMove / MalformedEvent; never mutate `state`."""
+
+    def legal_actions(self, state: Any) -> JSON:
+        """What may happen next and who decides it."""
+
+    def public_view(self, state: Any) -> JSON:
+        """The state as players may see it (no hidden deck order or seed-derived secrets)."""
+
+    def dump(self, state: Any) -> JSON:
+        """The full state as JSON, for the state cache; `load(dump(s))` equals `s`."""
+
+    def load(self, data: Mapping[str, Any]) -> Any:
+        """Inverse of dump."""
+
+    def result(self, state: Any) -> JSON | None:
+        """Final standings once the game is over, else None."""
+
+    def normalize_options(self, options: Mapping[str, Any]) -> JSON:
+        """Options with defaults filled in; raise InvalidSetup for unknown or bad ones."""
