@@ -1,0 +1,87 @@
+"""The Flask application: API blueprints, OpenAPI document, problem+json errors and the PWA."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+
+from api.config import database_url_from_env
+from api.db.engine import make_engine
+from api.http import games, records, tables
+from api.http.context import STORE_KEY
+from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
+from api.http.pwa import blp as pwa_blueprint
+from api.http.schemas import ProblemSchema
+from api.http.security import register_security_headers
+from api.tables.store import TableStore
+
+API_VERSION = "1.0.0"
+MAX_BODY_BYTES = 256 * 1024
+
+API_DESCRIPTION = """\
+Kibitz referees physical board games: the players keep the real board, dice and cards; clients
+record what happens and Kibitz says what is legal, who decides next, and the score.
+
+* A **table** is one game being played, kept as an append-only event log. Create one with
+  `POST /api/tables`; keep the `write_token` (send it as `Authorization: Bearer …` to append).
+  Reading needs only the table id.
+* Every append names the log position it builds on (`expected_version`); a stale one gets 409 with
+  the current table. Send an `Idempotency-Key` so retries are applied once.
+* Errors are `application/problem+json` with a stable `code` and a human `detail`.
+* Finished games export as a record that `POST /api/verify` replays and checks.
+"""
+
+
+class KibitzApi(Api):
+    """flask-smorest Api whose documented error bodies are problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+    DEFAULT_ERROR_RESPONSE_CONTENT_TYPE = PROBLEM_TYPE
+
+    def _register_responses(self) -> None:
+        saved = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        self.DEFAULT_RESPONSE_CONTENT_TYPE = PROBLEM_TYPE
+        try:
+            super()._register_responses()  # type: ignore[misc]
+        finally:
+            self.DEFAULT_RESPONSE_CONTENT_TYPE = saved
+
+    def handle_http_exception(self, error: Any) -> Any:
+        return handle_http_exception(error)
+
+
+def create_app(database_url: str | None = None, **config: Any) -> Flask:
+    app = Flask(__name__, static_folder=None)
+    app.config.update(
+        API_TITLE="Kibitz",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="/api/docs/assets/",
+        API_SPEC_OPTIONS={
+            "info": {"description": API_DESCRIPTION},
+            "servers": [{"url": "/"}],
+        },
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config)
+    engine = make_engine(database_url or database_url_from_env())
+    app.extensions[STORE_KEY] = TableStore(engine)
+
+    api = KibitzApi(app)
+    app.extensions["kibitz.api"] = api
+    api.spec.components.security_scheme(
+        "writeToken",
+        {"type": "http", "scheme": "bearer", "description": "The table's write token from its creation"},
+    )
+    for blueprint in (games.blp, tables.blp, records.blp):
+        api.register_blueprint(blueprint)
+    register_problem_handlers(app)
+    register_security_headers(app)
+    app.register_blueprint(pwa_blueprint)
+    return app

@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy Core tables, engine setup and Alembic migrations."""

@@ -1,0 +1,55 @@
+"""Engine creation; on SQLite, writers take the write lock up front so concurrent appends queue."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event
+
+WRITE_OPTION = "kibitz_write"
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        return _sqlite_engine(url)
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+
+
+def _sqlite_engine(url: str) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event emit BEGIN itself (pysqlite's own BEGIN is deferred only).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # A deferred transaction that reads and then writes fails at once when another writer got
+        # in between (SQLITE_BUSY_SNAPSHOT); BEGIN IMMEDIATE waits for the lock instead.
+        immediate = conn.get_execution_options().get(WRITE_OPTION, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction that will write: serialised on SQLite, row-level on PostgreSQL."""
+    with engine.connect() as conn:
+        conn = conn.execution_options(**{WRITE_OPTION: True})
+        with conn.begin():
+            yield conn
+
+
+@contextmanager
+def read_connection(engine: Engine) -> Iterator[Connection]:
+    with engine.connect() as conn, conn.begin():
+        yield conn

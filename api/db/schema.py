@@ -1,0 +1,61 @@
+"""The two tables: one row per game table (with its cached state), one row per log entry."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+game_tables = Table(
+    "game_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("write_token_hash", String(64), nullable=False),
+    # Number of log entries; appends compare-and-swap on it.
+    Column("version", Integer, nullable=False, default=0),
+    # Seq of the game event whose state is current (0 = the initial state); undo moves it back.
+    Column("head", Integer, nullable=False, default=0),
+    Column("initial_state", JSON, nullable=False),
+    # Cached full state at `head`, so reading never replays the log.
+    Column("state", JSON, nullable=False),
+    Column("finished", Boolean, nullable=False, default=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),  # "game" or "undo"
+    Column("payload", JSON, nullable=False),
+    Column("undoes", Integer, nullable=True),
+    Column("prev_head", Integer, nullable=False),
+    Column("head_after", Integer, nullable=False),
+    Column("state", JSON, nullable=False),
+    Column("idempotency_key", String(128), nullable=True),
+    Column("request_hash", String(64), nullable=False),
+    Column("summary", Text, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("table_id", "seq", name="uq_events_table_seq"),
+    UniqueConstraint("table_id", "idempotency_key", name="uq_events_table_idem"),
+)

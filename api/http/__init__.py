@@ -1,0 +1,1 @@
+"""The HTTP layer: Flask blueprints, marshmallow schemas, problem+json errors."""

@@ -1,0 +1,42 @@
+"""Request and response examples shown in the OpenAPI document."""
+
+from __future__ import annotations
+
+CREATE_MAHE = {
+    "game": "mahe",
+    "players": [
+        {"name": "Eva", "colours": ["red", "yellow"]},
+        {"name": "David", "colours": ["darkblue", "green"]},
+    ],
+    "options": {"chance": "physical", "egg_dice_variant": False, "first_seat": 0},
+}
+
+APPEND_DIE = {"expected_version": 3, "event": {"type": "die", "value": 4}}
+APPEND_UNDO = {"expected_version": 4, "event": {"type": "undo"}}
+
+STALE = {
+    "type": "urn:kibitz:problem:stale-version",
+    "title": "Conflict",
+    "status": 409,
+    "code": "stale-version",
+    "detail": "The table has moved on: you built on log position 3, it is now at 4. "
+    "Look at the new state and try again.",
+    "table": {"id": "q3v…", "version": 4},
+}
+
+ILLEGAL = {
+    "type": "urn:kibitz:problem:no-third-die-at-seven",
+    "title": "Unprocessable Content",
+    "status": 422,
+    "code": "no-third-die-at-seven",
+    "detail": "The sum is already 7: no third die (MA-3).",
+    "rule": "MA-3",
+}
+
+NOT_FOUND = {
+    "type": "urn:kibitz:problem:table-not-found",
+    "title": "Not Found",
+    "status": 404,
+    "code": "table-not-found",
+    "detail": "There is no table with the id 'nope'.",
+}

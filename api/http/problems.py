@@ -1,0 +1,100 @@
+"""Every error leaves as application/problem+json with a stable `code` and a human `detail`."""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from flask import Flask, Response, json
+from werkzeug.exceptions import HTTPException
+
+from api.errors import ApiProblem
+from api.rules.errors import RuleError
+
+PROBLEM_TYPE = "application/problem+json"
+log = logging.getLogger("kibitz.errors")
+
+# Codes for errors raised by Flask/webargs themselves, so clients can branch on `code` everywhere.
+HTTP_CODES = {
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    409: "conflict",
+    413: "request-too-large",
+    415: "unsupported-media-type",
+    422: "invalid-request",
+    428: "precondition-required",
+    429: "too-many-requests",
+    500: "internal-error",
+}
+
+
+def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
+    body = {
+        "type": f"urn:kibitz:problem:{code}",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "code": code,
+        "detail": detail,
+        **extra,
+    }
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
+    return response
+
+
+def _validation_detail(messages: Any) -> str:
+    """Flatten webargs/marshmallow messages into one readable sentence."""
+    parts: list[str] = []
+
+    def walk(prefix: str, node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in {"json", "headers", "query", "view_args"} and not prefix:
+                    walk("", value)
+                else:
+                    walk(f"{prefix}.{key}" if prefix else str(key), value)
+        elif isinstance(node, list) and all(isinstance(m, str) for m in node):
+            parts.append(f"{prefix}: {' '.join(node)}" if prefix else " ".join(node))
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(f"{prefix}[{index}]", value)
+        else:
+            parts.append(f"{prefix}: {node}")
+
+    walk("", messages)
+    return "; ".join(parts) or "The request is not valid."
+
+
+def handle_http_exception(error: HTTPException) -> Response:
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages") or data.get("errors")
+    if messages:
+        return problem(status, "invalid-request", _validation_detail(messages), errors=messages)
+    detail = data.get("message") or error.description or HTTPStatus(status).phrase
+    response = problem(status, HTTP_CODES.get(status, f"http-{status}"), str(detail))
+    for name, value in (data.get("headers") or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def register_problem_handlers(app: Flask) -> None:
+    @app.errorhandler(ApiProblem)
+    def _api_problem(error: ApiProblem) -> Response:
+        return problem(error.status, error.code, error.detail, **error.extra)
+
+    @app.errorhandler(RuleError)
+    def _rule_error(error: RuleError) -> Response:
+        extra = {"rule": error.rule} if error.rule else {}
+        return problem(error.status, error.code, error.detail, **extra)
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception) -> Response:
+        if isinstance(error, HTTPException):
+            return handle_http_exception(error)
+        log.exception("unhandled error")
+        return problem(500, "internal-error", "Something went wrong on our side. Please try again.")

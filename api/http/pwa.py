@@ -1,0 +1,40 @@
+"""Serves the installable web app from pwa/ at `/`, plus the local Swagger UI assets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import swagger_ui_bundle
+from flask import Blueprint, Response, send_from_directory
+
+PWA_DIR = Path(__file__).resolve().parent.parent.parent / "pwa"
+SWAGGER_DIR = Path(swagger_ui_bundle.swagger_ui_path)
+
+blp = Blueprint("pwa", __name__)
+
+# Files that must be re-checked on every load so a new release reaches phones promptly.
+ALWAYS_REVALIDATE = {"index.html", "sw.js", "manifest.webmanifest"}
+
+
+def _send(directory: Path, path: str) -> Response:
+    response = send_from_directory(directory, path)
+    if path in ALWAYS_REVALIDATE:
+        response.headers["Cache-Control"] = "no-cache"
+    if path.endswith(".webmanifest"):
+        response.mimetype = "application/manifest+json"
+    return response
+
+
+@blp.get("/")
+def index() -> Response:
+    return _send(PWA_DIR, "index.html")
+
+
+@blp.get("/<path:path>")
+def asset(path: str) -> Response:
+    return _send(PWA_DIR, path)
+
+
+@blp.get("/api/docs/assets/<path:path>")
+def swagger_asset(path: str) -> Response:
+    return send_from_directory(SWAGGER_DIR, path)

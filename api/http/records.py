@@ -1,0 +1,88 @@
+"""Exports of finished games (JSON, CSV, BG Stats) and verification of a record by replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.http.context import store
+from api.http.schemas import BgStatsSchema, RecordSchema, VerificationSchema
+from api.tables.bgstats import bgstats_play, bgstats_url
+from api.tables.record import build_record, record_csv, require_finished, verify_record
+
+blp = Blueprint("records", __name__, url_prefix="/api", description="Finished games: export and verify")
+
+
+def _record(table_id: str) -> dict[str, Any]:
+    table, entries = store().log(table_id)
+    require_finished(table)
+    return build_record(table, entries)
+
+
+@blp.route("/tables/<string:table_id>/export")
+class ExportJson(MethodView):
+    @blp.response(200, RecordSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`")
+    def get(self, table_id: str) -> Any:
+        """Export a finished game (JSON)
+
+        A self-contained record — game, players, options, seed, every log entry and the result —
+        that anyone can replay with POST /api/verify.
+        """
+        record = _record(table_id)
+        return record, 200, {"Content-Disposition": f'attachment; filename="kibitz-{table_id}.json"'}
+
+
+@blp.route("/tables/<string:table_id>/export.csv")
+class ExportCsv(MethodView):
+    @blp.response(
+        200,
+        content_type="text/csv",
+        description="Standings, one player a row",
+        example="place,seat,name,eggs,cards,winner\n1,0,Martin,22,6,True\n",
+    )
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`")
+    def get(self, table_id: str) -> Response:
+        """Export a finished game (CSV standings)"""
+        return Response(
+            record_csv(_record(table_id)),
+            mimetype="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="kibitz-{table_id}.csv"'},
+        )
+
+
+@blp.route("/tables/<string:table_id>/export/bgstats")
+class ExportBgStats(MethodView):
+    @blp.response(200, BgStatsSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`")
+    def get(self, table_id: str) -> dict[str, Any]:
+        """BG Stats import link
+
+        A `bgstats://` link carrying the play (players, scores, winners) so players can keep their
+        history in BG Stats.
+        """
+        table = store().get(table_id)
+        require_finished(table)
+        record = _record(table_id)
+        play = bgstats_play(table, record["result"])
+        return {"url": bgstats_url(play), "play": play}
+
+
+@blp.route("/verify")
+class Verify(MethodView):
+    @blp.arguments(RecordSchema)
+    @blp.response(200, VerificationSchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Not a record, or unknown game")
+    def post(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Verify a game record
+
+        Replays the record's log from its seed with the referee's rules and compares the outcome
+        with the result it claims. Needs no table: third parties can check any exported game.
+        """
+        return verify_record(record)

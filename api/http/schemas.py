@@ -1,0 +1,168 @@
+"""Marshmallow schemas for requests and responses; the OpenAPI document is generated from them."""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+MAX_SEED = 2**62
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, with Kibitz's stable machine `code`."""
+
+    type = fields.String(metadata={"description": "URI naming the problem type"})
+    title = fields.String(metadata={"description": "HTTP status phrase"})
+    status = fields.Integer()
+    code = fields.String(metadata={"description": "Stable machine-readable code, e.g. `stale-version`"})
+    detail = fields.String(metadata={"description": "What went wrong, in words a player understands"})
+    rule = fields.String(metadata={"description": "Referee rule number (e.g. MA-3) behind a refusal"})
+    errors = fields.Dict(metadata={"description": "Field-by-field validation messages"})
+    table = fields.Dict(metadata={"description": "The current table, with 409 stale-version"})
+
+
+class PlayerSetupSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    colours = fields.List(
+        fields.String(validate=validate.Length(min=1, max=20)),
+        validate=validate.Length(max=2),
+        metadata={"description": "Mahé: turtle colours (two each with 2–3 players, one with 4–7; MA-2)"},
+    )
+
+
+class CreateTableSchema(Schema):
+    game = fields.String(required=True, metadata={"description": "Game name from GET /api/games"})
+    players = fields.List(
+        fields.Nested(PlayerSetupSchema),
+        required=True,
+        validate=validate.Length(min=1, max=7),
+        metadata={"description": "Players in seat order (seat = position in this list)"},
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "Game options; see GET /api/games for each game's options"},
+    )
+    seed = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_SEED),
+        metadata={"description": "Seed for server-drawn chance; chosen by the server when left out"},
+    )
+
+
+class EventSchema(Schema):
+    """One game event: `type` plus the fields that type needs; `{"type": "undo"}` undoes."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
+
+class AppendSchema(Schema):
+    expected_version = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "The log position (table.version) this event builds on"},
+    )
+    event = fields.Nested(EventSchema, required=True)
+
+
+class PreviewSchema(Schema):
+    expected_version = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "If given, the preview is refused with 409 when the table moved on"},
+    )
+    event = fields.Nested(EventSchema, required=True)
+
+
+class TableSchema(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "Number of log entries so far"})
+    finished = fields.Boolean(required=True)
+    players = fields.List(fields.Dict(), required=True)
+    options = fields.Dict(required=True)
+    state = fields.Dict(required=True, metadata={"description": "The game state as players see it"})
+    legal_actions = fields.Dict(
+        required=True,
+        metadata={"description": "Who decides next, the allowed events with their odds, and `undo.possible`"},
+    )
+    result = fields.Dict(allow_none=True, metadata={"description": "Final standings once finished"})
+    seed = fields.Integer(allow_none=True, metadata={"description": "Revealed once the game is finished"})
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+
+
+class CreatedTableSchema(Schema):
+    id = fields.String(required=True)
+    write_token = fields.String(
+        required=True, metadata={"description": "Needed to append; share it only with the players"}
+    )
+    join_path = fields.String(required=True, metadata={"description": "App link with the token, for sharing"})
+    table = fields.Nested(TableSchema, required=True)
+
+
+class AppendedSchema(Schema):
+    seq = fields.Integer(required=True, metadata={"description": "Log position of the stored event"})
+    replayed = fields.Boolean(
+        required=True, metadata={"description": "True when this answers a retry of an earlier request"}
+    )
+    table = fields.Nested(TableSchema, required=True)
+
+
+class PreviewResultSchema(Schema):
+    table = fields.Nested(TableSchema, required=True)
+
+
+class LogEntrySchema(Schema):
+    seq = fields.Integer(required=True)
+    kind = fields.String(required=True, metadata={"description": "`game` or `undo`"})
+    event = fields.Dict(required=True)
+    undoes = fields.Integer(allow_none=True, metadata={"description": "For an undo: the seq it took back"})
+    in_effect = fields.Boolean(required=True, metadata={"description": "False once undone"})
+    at = fields.DateTime(required=True)
+
+
+class LogSchema(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(LogEntrySchema), required=True)
+
+
+class GameInfoSchema(Schema):
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    options = fields.Dict(required=True, metadata={"description": "Option defaults"})
+
+
+class RecordEventSchema(Schema):
+    seq = fields.Integer(required=True, validate=validate.Range(min=1))
+    event = fields.Nested(EventSchema, required=True)
+
+
+class RecordSchema(Schema):
+    """A finished game as exported: enough to replay it anywhere."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    format = fields.String(required=True, validate=validate.Equal("kibitz-record/1"))
+    game = fields.String(required=True)
+    players = fields.List(fields.Nested(PlayerSetupSchema), required=True, validate=validate.Length(min=1))
+    options = fields.Dict(load_default=dict)
+    seed = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEED))
+    events = fields.List(fields.Nested(RecordEventSchema), required=True)
+    result = fields.Dict(allow_none=True)
+
+
+class VerificationSchema(Schema):
+    valid = fields.Boolean(required=True, metadata={"description": "Replays to the end and matches"})
+    finished = fields.Boolean(required=True)
+    result = fields.Dict(allow_none=True, metadata={"description": "The result the replay computes"})
+    claimed_result_matches = fields.Boolean(required=True)
+    problem = fields.Dict(allow_none=True, metadata={"description": "Why it is not valid"})
+
+
+class BgStatsSchema(Schema):
+    url = fields.String(required=True, metadata={"description": "bgstats:// link that opens BG Stats"})
+    play = fields.Dict(required=True, metadata={"description": "The play as BG Stats imports it"})

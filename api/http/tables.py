@@ -1,0 +1,161 @@
+"""Tables: create, read, append (with optimistic concurrency and idempotency), preview, log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.http import examples
+from api.http.context import bearer_token, store
+from api.http.schemas import (
+    AppendedSchema,
+    AppendSchema,
+    CreatedTableSchema,
+    CreateTableSchema,
+    LogSchema,
+    PreviewResultSchema,
+    PreviewSchema,
+    TableSchema,
+)
+from api.tables.views import table_view
+
+blp = Blueprint("tables", __name__, url_prefix="/api/tables", description="Tables: one game being played")
+
+WRITE_SECURITY = [{"writeToken": []}]
+IDEMPOTENCY_HEADER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "maxLength": 128},
+    "description": "Makes a retried append harmless: the same key and body are applied once.",
+}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The ETag of the table you have; answered with 304 when nothing changed.",
+}
+
+
+def etag_for(table_id: str, version: int) -> str:
+    return f'W/"{table_id}-{version}"'
+
+
+@blp.route("")
+class Tables(MethodView):
+    @blp.arguments(CreateTableSchema, example=examples.CREATE_MAHE)
+    @blp.response(201, CreatedTableSchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Unknown game, bad players or options")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Start a table
+
+        Creates a table for one game with its players (in seat order) and options. The answer holds
+        the write token — needed for every append and shared with the players as a join link — and
+        the initial state with the legal first actions.
+        """
+        table, token = store().create(body["game"], body["players"], body["options"], body.get("seed"))
+        return {
+            "id": table.id,
+            "write_token": token,
+            "join_path": f"/#/t/{table.id}?k={token}",
+            "table": table_view(table),
+        }
+
+
+@blp.route("/<string:table_id>")
+class TableResource(MethodView):
+    @blp.doc(parameters=[IF_NONE_MATCH], responses={"304": {"description": "Not modified"}})
+    @blp.response(200, TableSchema, headers={"ETag": {"schema": {"type": "string"}}})
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    def get(self, table_id: str) -> Any:
+        """Read a table
+
+        The current state, who decides next and what they may do, whether undo is possible, and the
+        result once the game is over. Needs only the table id. Send `If-None-Match` with the last
+        ETag to poll cheaply: 304 when nothing changed.
+        """
+        known = request.headers.get("If-None-Match")
+        if known:
+            etag = etag_for(table_id, store().version_of(table_id))
+            if known == etag:
+                return Response(status=304, headers={"ETag": etag})
+        table = store().get(table_id)
+        return table_view(table), 200, {"ETag": etag_for(table.id, table.version)}
+
+
+@blp.route("/<string:table_id>/events")
+class TableEvents(MethodView):
+    @blp.response(200, LogSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    def get(self, table_id: str) -> dict[str, Any]:
+        """Read the full log
+
+        Every entry ever appended, in order, undo entries included; `in_effect` is false for events
+        that were undone.
+        """
+        table, entries = store().log(table_id)
+        return {"version": table.version, "events": entries}
+
+    @blp.doc(security=WRITE_SECURITY, parameters=[IDEMPOTENCY_HEADER])
+    @blp.arguments(
+        AppendSchema,
+        examples={
+            "die": {"summary": "A typed-in die", "value": examples.APPEND_DIE},
+            "undo": {"summary": "Undo the last event", "value": examples.APPEND_UNDO},
+        },
+    )
+    @blp.response(201, AppendedSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No write token")
+    @blp.alt_response(403, response="FORBIDDEN", description="Wrong write token")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(
+        409,
+        response="CONFLICT",
+        description="`stale-version`: the table moved on; the body's `table` is the current one",
+        example=examples.STALE,
+    )
+    @blp.alt_response(
+        422,
+        response="UNPROCESSABLE_ENTITY",
+        description="The rules refuse the event (the `rule` names why)",
+        example=examples.ILLEGAL,
+    )
+    def post(self, body: dict[str, Any], table_id: str) -> tuple[dict[str, Any], int]:
+        """Append an event
+
+        Records one event after the log position named by `expected_version`. When another phone
+        got there first the answer is 409 with the current table. With an `Idempotency-Key` a retry
+        of the same request is answered from the first one (`replayed`: true) instead of being
+        applied twice. `{"type": "undo"}` takes back the last event in effect; the undo is itself
+        recorded.
+        """
+        appended = store().append(
+            table_id,
+            bearer_token(),
+            body["expected_version"],
+            body["event"],
+            request.headers.get("Idempotency-Key") or None,
+        )
+        payload = {"seq": appended.seq, "replayed": appended.replayed, "table": table_view(appended.table)}
+        return payload, 201
+
+
+@blp.route("/<string:table_id>/preview")
+class TablePreview(MethodView):
+    @blp.arguments(PreviewSchema, example={"event": {"type": "stop"}})
+    @blp.response(200, PreviewResultSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(409, response="CONFLICT", description="`stale-version`", example=examples.STALE)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="The rules refuse the event")
+    def post(self, body: dict[str, Any], table_id: str) -> dict[str, Any]:
+        """Preview an event (dry run)
+
+        Answers with the table as it would be after the event — "this moves red to 15 and yellow
+        takes the 5" — without storing anything, so the app can ask for confirmation first.
+        """
+        table = store().preview(table_id, body["event"], body.get("expected_version"))
+        return {"table": table_view(table)}

@@ -1,0 +1,376 @@
+"""The table store: create tables and append to their logs without ever losing or doubling an event.
+
+Appends name the log position they build on (`expected_version`) and are applied with a
+compare-and-swap on the table row; an `Idempotency-Key` makes a retried append harmless.
+The table row caches the current state, so reading costs the same however long the log is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine, and_, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from api.db.engine import read_connection, write_transaction
+from api.db.schema import events, game_tables
+from api.errors import ApiProblem, not_found
+from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
+from api.rules.game import Game
+from api.rules.registry import get_game
+from api.tables.replay import is_undo
+from api.tables.tokens import hash_token, new_seed, new_table_id, new_write_token, token_matches
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    game: str
+    players: list[dict[str, Any]]
+    options: dict[str, Any]
+    seed: int
+    version: int
+    head: int
+    state: dict[str, Any]
+    finished: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Appended:
+    seq: int
+    table: TableRow
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class Transition:
+    """What one event does to a table: the row fields it changes and the log entry it adds."""
+
+    kind: str
+    state: dict[str, Any]
+    head_after: int
+    undoes: int | None
+    finished: bool
+
+
+class _Conflict(Exception):
+    """The compare-and-swap lost a race; answered as 409 after the transaction is rolled back."""
+
+
+def require_game(name: str) -> Game:
+    game = get_game(name)
+    if game is None:
+        raise ApiProblem(422, "unknown-game", f"Kibitz does not know a game called {name!r}.")
+    return game
+
+
+def request_hash(expected_version: int, event: Mapping[str, Any]) -> str:
+    canonical = json.dumps({"v": expected_version, "e": event}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _row(mapping: Mapping[str, Any]) -> TableRow:
+    return TableRow(
+        id=mapping["id"],
+        game=mapping["game"],
+        players=mapping["players"],
+        options=mapping["options"],
+        seed=int(mapping["seed"]),
+        version=mapping["version"],
+        head=mapping["head"],
+        state=mapping["state"],
+        finished=bool(mapping["finished"]),
+        created_at=mapping["created_at"],
+        updated_at=mapping["updated_at"],
+    )
+
+
+class StaleVersion(ApiProblem):
+    def __init__(self, table: TableRow, expected: int) -> None:
+        super().__init__(
+            409,
+            "stale-version",
+            f"The table has moved on: you built on log position {expected}, it is now at "
+            f"{table.version}. Look at the new state and try again.",
+        )
+        self.table = table
+
+
+class TableStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # -- creating and reading ------------------------------------------------------------------
+
+    def create(
+        self,
+        game_name: str,
+        players: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any],
+        seed: int | None = None,
+    ) -> tuple[TableRow, str]:
+        game = require_game(game_name)
+        if not game.min_players <= len(players) <= game.max_players:
+            raise InvalidSetup(
+                "player-count",
+                f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}.",
+            )
+        normalized = game.normalize_options(options)
+        seed = new_seed() if seed is None else seed
+        state = game.dump(game.new_game(players, normalized, seed))
+        token = new_write_token()
+        now = _now()
+        values = {
+            "id": new_table_id(),
+            "game": game.name,
+            "players": [dict(p) for p in players],
+            "options": normalized,
+            "seed": seed,
+            "write_token_hash": hash_token(token),
+            "version": 0,
+            "head": 0,
+            "initial_state": state,
+            "state": state,
+            "finished": False,
+            "created_at": now,
+            "updated_at": now,
+        }
+        with write_transaction(self.engine) as conn:
+            conn.execute(insert(game_tables).values(**values))
+        return _row(values), token
+
+    def get(self, table_id: str) -> TableRow:
+        with read_connection(self.engine) as conn:
+            return self._load(conn, table_id)
+
+    def version_of(self, table_id: str) -> int:
+        """Just the log position: enough to answer a conditional GET with 304."""
+        with read_connection(self.engine) as conn:
+            version = conn.execute(
+                select(game_tables.c.version).where(game_tables.c.id == table_id)
+            ).scalar_one_or_none()
+        if version is None:
+            raise not_found(table_id)
+        return int(version)
+
+    def log(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]]:
+        """The full log, each entry marked with whether it is still in effect (not undone)."""
+        with read_connection(self.engine) as conn:
+            table = self._load(conn, table_id)
+            rows = (
+                conn.execute(
+                    select(
+                        events.c.seq,
+                        events.c.kind,
+                        events.c.payload,
+                        events.c.undoes,
+                        events.c.prev_head,
+                        events.c.created_at,
+                    )
+                    .where(events.c.table_id == table_id)
+                    .order_by(events.c.seq)
+                )
+                .mappings()
+                .all()
+            )
+        prev_head = {r["seq"]: r["prev_head"] for r in rows if r["kind"] == "game"}
+        effective: set[int] = set()
+        node = table.head
+        while node:
+            effective.add(node)
+            node = prev_head[node]
+        entries = [
+            {
+                "seq": r["seq"],
+                "kind": r["kind"],
+                "event": r["payload"],
+                "undoes": r["undoes"],
+                "in_effect": r["kind"] == "game" and r["seq"] in effective,
+                "at": r["created_at"],
+            }
+            for r in rows
+        ]
+        return table, entries
+
+    def check_token(self, table_id: str, token: str | None) -> None:
+        with read_connection(self.engine) as conn:
+            stored = self._token_hash(conn, table_id)
+        self._verify_token(token, stored)
+
+    # -- appending -----------------------------------------------------------------------------
+
+    def append(
+        self,
+        table_id: str,
+        token: str | None,
+        expected_version: int,
+        event: Mapping[str, Any],
+        idempotency_key: str | None = None,
+    ) -> Appended:
+        digest = request_hash(expected_version, event)
+        try:
+            with write_transaction(self.engine) as conn:
+                self._verify_token(token, self._token_hash(conn, table_id))
+                table = self._load(conn, table_id)
+                if idempotency_key:
+                    prior = self._prior(conn, table_id, idempotency_key, digest)
+                    if prior is not None:
+                        return Appended(prior, table, replayed=True)
+                if expected_version != table.version:
+                    raise StaleVersion(table, expected_version)
+                game = require_game(table.game)
+                step = self._transition(conn, game, table, event)
+                seq = table.version + 1
+                now = _now()
+                changed = conn.execute(
+                    update(game_tables)
+                    .where(and_(game_tables.c.id == table_id, game_tables.c.version == expected_version))
+                    .values(
+                        version=seq,
+                        head=step.head_after,
+                        state=step.state,
+                        finished=step.finished,
+                        updated_at=now,
+                    )
+                ).rowcount
+                if changed != 1:
+                    raise _Conflict()
+                conn.execute(
+                    insert(events).values(
+                        table_id=table_id,
+                        seq=seq,
+                        kind=step.kind,
+                        payload=dict(event),
+                        undoes=step.undoes,
+                        prev_head=table.head,
+                        head_after=seq if step.kind == "game" else step.head_after,
+                        state=step.state,
+                        idempotency_key=idempotency_key,
+                        request_hash=digest,
+                        created_at=now,
+                    )
+                )
+        except (_Conflict, IntegrityError):
+            # Another append won the race. If it was this very request (same key), answer as a replay.
+            with read_connection(self.engine) as conn:
+                table = self._load(conn, table_id)
+                if idempotency_key:
+                    prior = self._prior(conn, table_id, idempotency_key, digest)
+                    if prior is not None:
+                        return Appended(prior, table, replayed=True)
+            raise StaleVersion(table, expected_version) from None
+        return Appended(seq, self.get(table_id), replayed=False)
+
+    def preview(self, table_id: str, event: Mapping[str, Any], expected_version: int | None) -> TableRow:
+        """The table as it would be after `event`, without storing anything."""
+        with read_connection(self.engine) as conn:
+            table = self._load(conn, table_id)
+            if expected_version is not None and expected_version != table.version:
+                raise StaleVersion(table, expected_version)
+            step = self._transition(conn, require_game(table.game), table, event)
+        return TableRow(
+            **{
+                **table.__dict__,
+                "version": table.version + 1,
+                "head": step.head_after if step.kind == "undo" else table.version + 1,
+                "state": step.state,
+                "finished": step.finished,
+            }
+        )
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _transition(
+        self, conn: Connection, game: Game, table: TableRow, event: Mapping[str, Any]
+    ) -> Transition:
+        if is_undo(event):
+            if set(event) != {"type"}:
+                raise MalformedEvent("undo-takes-no-fields", "An undo has no fields besides its type.")
+            if table.head == 0:
+                raise IllegalMove("nothing-to-undo", "There is nothing to undo.")
+            undone = self._entry(conn, table.id, table.head)
+            new_head = int(undone["prev_head"])
+            state = (
+                self._initial_state(conn, table.id)
+                if new_head == 0
+                else self._entry(conn, table.id, new_head)["state"]
+            )
+            finished = game.result(game.load(state)) is not None
+            return Transition("undo", state, new_head, table.head, finished)
+        next_state = game.apply(game.load(table.state), event)
+        return Transition(
+            "game", game.dump(next_state), table.version + 1, None, game.result(next_state) is not None
+        )
+
+    @staticmethod
+    def _load(conn: Connection, table_id: str) -> TableRow:
+        row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).mappings().first()
+        if row is None:
+            raise not_found(table_id)
+        return _row(row)
+
+    @staticmethod
+    def _token_hash(conn: Connection, table_id: str) -> str:
+        stored = conn.execute(
+            select(game_tables.c.write_token_hash).where(game_tables.c.id == table_id)
+        ).scalar_one_or_none()
+        if stored is None:
+            raise not_found(table_id)
+        return str(stored)
+
+    @staticmethod
+    def _verify_token(token: str | None, stored_hash: str) -> None:
+        if not token:
+            raise ApiProblem(
+                401,
+                "write-token-required",
+                "Recording needs the table's write token (the key in the join link).",
+            )
+        if not token_matches(token, stored_hash):
+            raise ApiProblem(403, "bad-write-token", "This write token does not belong to this table.")
+
+    @staticmethod
+    def _prior(conn: Connection, table_id: str, key: str, digest: str) -> int | None:
+        prior = conn.execute(
+            select(events.c.seq, events.c.request_hash).where(
+                and_(events.c.table_id == table_id, events.c.idempotency_key == key)
+            )
+        ).first()
+        if prior is None:
+            return None
+        if prior.request_hash != digest:
+            raise ApiProblem(
+                422,
+                "idempotency-key-reused",
+                "This Idempotency-Key was already used for a different request; use a new key.",
+            )
+        return int(prior.seq)
+
+    @staticmethod
+    def _entry(conn: Connection, table_id: str, seq: int) -> Mapping[str, Any]:
+        return (
+            conn.execute(
+                select(events.c.prev_head, events.c.state).where(
+                    and_(events.c.table_id == table_id, events.c.seq == seq)
+                )
+            )
+            .mappings()
+            .one()
+        )
+
+    @staticmethod
+    def _initial_state(conn: Connection, table_id: str) -> dict[str, Any]:
+        return dict(
+            conn.execute(select(game_tables.c.initial_state).where(game_tables.c.id == table_id)).scalar_one()
+        )

@@ -1,0 +1,31 @@
+"""What a table looks like to its readers: public state, legal actions, undo, result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.rules.registry import get_game
+from api.tables.store import TableRow
+
+
+def table_view(table: TableRow) -> dict[str, Any]:
+    game = get_game(table.game)
+    assert game is not None, "stored tables only name registered games"
+    state = game.load(table.state)
+    legal = dict(game.legal_actions(state))
+    legal["undo"] = {"possible": table.head > 0}
+    return {
+        "id": table.id,
+        "game": table.game,
+        "version": table.version,
+        "finished": table.finished,
+        "players": table.players,
+        "options": table.options,
+        "state": game.public_view(state),
+        "legal_actions": legal,
+        "result": game.result(state),
+        # The seed decides every future server draw, so it is shown only once nothing is left to draw.
+        "seed": table.seed if table.finished else None,
+        "created_at": table.created_at,
+        "updated_at": table.updated_at,
+    }

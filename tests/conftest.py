@@ -1,0 +1,118 @@
+"""Shared fixtures: real databases (SQLite file, PostgreSQL), the Flask app, and a real gunicorn."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from api.db.migrate import upgrade
+
+ROOT = Path(__file__).resolve().parent.parent
+IN_CI = bool(os.environ.get("CI"))
+PG_ADMIN_URL = os.environ.get("KIBITZ_TEST_PG_URL", "postgresql+psycopg://root@127.0.0.1:5432/test")
+
+
+def unavailable(reason: str) -> None:
+    """Skip on a developer machine; in CI a missing PostgreSQL or browser is a failure."""
+    if IN_CI:
+        pytest.fail(f"{reason} (mandatory when CI is set)")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'kibitz.sqlite3'}"
+    upgrade(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh database on the machine's PostgreSQL server for this test session."""
+    name = f"kibitz_test_{os.getpid()}_{secrets.token_hex(3)}"
+    try:
+        admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    except Exception as error:  # noqa: BLE001 - any connection failure means "no server"
+        unavailable(f"PostgreSQL is not reachable at {PG_ADMIN_URL}: {error}")
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    upgrade(url)
+    yield url
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest) -> str:
+    if request.param == "sqlite":
+        return str(request.getfixturevalue("sqlite_url"))
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def app(sqlite_url: str) -> Flask:
+    return create_app(sqlite_url, TESTING=True)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def any_db_client(db_url: str) -> FlaskClient:
+    """A client on SQLite and, as a second run, on PostgreSQL."""
+    return create_app(db_url, TESTING=True).test_client()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app under a real gunicorn (config file included) on a free loopback port, fresh SQLite."""
+    db_file = tmp_path_factory.mktemp("live") / "kibitz.sqlite3"
+    url = f"sqlite:///{db_file}"
+    upgrade(url)
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": url, "KIBITZ_BIND": f"127.0.0.1:{port}"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if requests.get(f"{base}/api/games", timeout=1).status_code == 200:
+                break
+        except requests.ConnectionError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("gunicorn did not start")
+        time.sleep(0.2)
+    yield base
+    process.terminate()
+    process.wait(timeout=15)

@@ -1,0 +1,5 @@
+"""Entry point for `gunicorn wsgi:app` (settings in gunicorn.conf.py)."""
+
+from api.app import create_app
+
+app = create_app()
