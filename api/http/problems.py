@@ -10,7 +10,10 @@ from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
 from api.errors import ApiProblem
+from api.http.schemas import TableSchema
 from api.rules.errors import RuleError
+from api.tables.store import StaleVersion
+from api.tables.views import table_view
 
 PROBLEM_TYPE = "application/problem+json"
 log = logging.getLogger("kibitz.errors")
@@ -85,6 +88,10 @@ def handle_http_exception(error: HTTPException) -> Response:
 def register_problem_handlers(app: Flask) -> None:
     @app.errorhandler(ApiProblem)
     def _api_problem(error: ApiProblem) -> Response:
+        if isinstance(error, StaleVersion):
+            # The loser of a race gets the winner's table, so it can show it and decide again.
+            current = TableSchema().dump(table_view(error.table))
+            return problem(error.status, error.code, error.detail, table=current)
         return problem(error.status, error.code, error.detail, **error.extra)
 
     @app.errorhandler(RuleError)

@@ -1,0 +1,77 @@
+"""A small driver for tests: a table played through the real HTTP API (Flask test client)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask.testing import FlaskClient
+
+
+class TableDriver:
+    def __init__(self, client: FlaskClient, created: dict[str, Any]) -> None:
+        self.client = client
+        self.id: str = created["id"]
+        self.token: str = created["write_token"]
+        self.table: dict[str, Any] = created["table"]
+
+    @classmethod
+    def create(cls, client: FlaskClient, **body: Any) -> TableDriver:
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 201, response.get_json()
+        return cls(client, response.get_json())
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.table["state"]
+
+    @property
+    def legal(self) -> dict[str, Any]:
+        return self.table["legal_actions"]
+
+    def post(self, event: dict[str, Any], *, key: str | None = None, version: int | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {self.token}", "Idempotency-Key": key or str(uuid.uuid4())}
+        body = {"expected_version": self.table["version"] if version is None else version, "event": event}
+        return self.client.post(f"/api/tables/{self.id}/events", json=body, headers=headers)
+
+    def play(self, *events: dict[str, Any]) -> dict[str, Any]:
+        """Append events one after another; each must be accepted."""
+        for event in events:
+            response = self.post(event)
+            assert response.status_code == 201, (event, response.get_json())
+            self.table = response.get_json()["table"]
+        return self.table
+
+    def refresh(self) -> dict[str, Any]:
+        response = self.client.get(f"/api/tables/{self.id}")
+        assert response.status_code == 200
+        self.table = response.get_json()
+        return self.table
+
+
+def die(value: int) -> dict[str, Any]:
+    return {"type": "die", "value": value}
+
+
+def dice(*values: int) -> list[dict[str, Any]]:
+    return [die(v) for v in values]
+
+
+STOP: dict[str, Any] = {"type": "stop"}
+
+
+def reveal(value: int) -> dict[str, Any]:
+    return {"type": "reveal_card", "value": value}
+
+
+def four_players(**options: Any) -> dict[str, Any]:
+    return {
+        "game": "mahe",
+        "players": [
+            {"name": "Martin", "colours": ["red"]},
+            {"name": "Eva", "colours": ["yellow"]},
+            {"name": "David", "colours": ["darkblue"]},
+            {"name": "Andrea", "colours": ["green"]},
+        ],
+        "options": {"chance": "physical", **options},
+    }
