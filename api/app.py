@@ -9,7 +9,7 @@ from flask_smorest import Api
 
 from api.config import database_url_from_env
 from api.db.engine import make_engine
-from api.http import games, records, tables
+from api.http import games, mahe, records, tables
 from api.http.context import STORE_KEY
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
 from api.http.pwa import blp as pwa_blueprint
@@ -79,7 +79,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         "writeToken",
         {"type": "http", "scheme": "bearer", "description": "The table's write token from its creation"},
     )
-    for blueprint in (games.blp, tables.blp, records.blp):
+    for blueprint in (games.blp, tables.blp, records.blp, mahe.blp):
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     register_security_headers(app)

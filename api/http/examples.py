@@ -40,3 +40,23 @@ NOT_FOUND = {
     "code": "table-not-found",
     "detail": "There is no table with the id 'nope'.",
 }
+
+RECORD = {
+    "format": "kibitz-record/1",
+    "game": "mahe",
+    "players": [
+        {"name": "Martin", "colours": ["red"]},
+        {"name": "Eva", "colours": ["yellow"]},
+        {"name": "David", "colours": ["darkblue"]},
+        {"name": "Andrea", "colours": ["green"]},
+    ],
+    "options": {"chance": "physical", "egg_dice_variant": False, "first_seat": 0},
+    "seed": 8412,
+    "events": [
+        {"seq": 1, "event": {"type": "reveal_card", "value": 3}},
+        {"seq": 2, "event": {"type": "die", "value": 2}},
+        {"seq": 3, "event": {"type": "die", "value": 4}},
+        {"seq": 4, "event": {"type": "stop"}},
+    ],
+    "result": None,
+}

@@ -8,6 +8,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.http import examples
 from api.http.context import store
 from api.http.schemas import BgStatsSchema, RecordSchema, VerificationSchema
 from api.tables.bgstats import bgstats_play, bgstats_url
@@ -48,7 +49,10 @@ class ExportCsv(MethodView):
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
     @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`")
     def get(self, table_id: str) -> Response:
-        """Export a finished game (CSV standings)"""
+        """Export a finished game (CSV standings)
+
+        One row per player: place, seat, name, the game's score columns and whether they won.
+        """
         return Response(
             record_csv(_record(table_id)),
             mimetype="text/csv",
@@ -76,7 +80,7 @@ class ExportBgStats(MethodView):
 
 @blp.route("/verify")
 class Verify(MethodView):
-    @blp.arguments(RecordSchema)
+    @blp.arguments(RecordSchema, example=examples.RECORD)
     @blp.response(200, VerificationSchema)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Not a record, or unknown game")
     def post(self, record: dict[str, Any]) -> dict[str, Any]:

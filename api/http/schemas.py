@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 MAX_SEED = 2**62
 
@@ -135,9 +135,20 @@ class GameInfoSchema(Schema):
     options = fields.Dict(required=True, metadata={"description": "Option defaults"})
 
 
+def _has_type(event: dict[str, object]) -> bool:
+    if not isinstance(event.get("type"), str):
+        raise ValidationError("Every event needs a string `type`.")
+    return True
+
+
 class RecordEventSchema(Schema):
     seq = fields.Integer(required=True, validate=validate.Range(min=1))
-    event = fields.Nested(EventSchema, required=True)
+    # A Dict, not the nested EventSchema: dumping must keep every field of the event.
+    event = fields.Dict(
+        required=True,
+        validate=_has_type,
+        metadata={"description": "The event as appended, e.g. `{\"type\": \"die\", \"value\": 4}`"},
+    )
 
 
 class RecordSchema(Schema):

@@ -31,13 +31,25 @@ def outcome(state: MaheState, values: Sequence[int]) -> JSON:
     status = dice.status(values)
     total = sum(values)
     if status == "bust":
-        return {"sum": total, "distance": 0, "bust": True, "to": RAFT, "passes_beach": False, "card_to": None,
-                "must_stop": True}
+        return {
+            "sum": total,
+            "distance": 0,
+            "bust": True,
+            "to": RAFT,
+            "passes_beach": False,
+            "card_to": None,
+            "must_stop": True,
+        }
     distance = dice.distance(values)
     _, step = track.move(state.position, turtle, distance)
     return {
-        "sum": total, "distance": distance, "bust": False, "to": step.to, "passes_beach": step.passed_beach,
-        "card_to": card_to(state, step), "must_stop": status == "must-stop",
+        "sum": total,
+        "distance": distance,
+        "bust": False,
+        "to": step.to,
+        "passes_beach": step.passed_beach,
+        "card_to": card_to(state, step),
+        "must_stop": status == "must-stop",
     }
 
 
@@ -93,33 +105,64 @@ def _notes(state: MaheState) -> list[JSON]:
         notes.append({"code": code, "rule": rule, "text": text})
 
     last = state.last_move
-    if last is not None and not last.bust and len(last.dice) == 2 and sum(d.value for d in last.dice) == MAX_SUM:
-        note("sum-seven-must-stop", "MA-3", "The last move reached 7 with two dice, so it had to stop: "
-             "a third die is never offered at 7 (MA-3).")
+    if (
+        last is not None
+        and not last.bust
+        and len(last.dice) == 2
+        and sum(d.value for d in last.dice) == MAX_SUM
+    ):
+        note(
+            "sum-seven-must-stop",
+            "MA-3",
+            "The last move reached 7 with two dice, so it had to stop: "
+            "a third die is never offered at 7 (MA-3).",
+        )
     if phase == "finished":
         note("game-over", "MA-8", "The beach has been taken: the game is over (MA-8).")
         return notes
     if state.supply.beach_exposed:
-        note("beach-exposed", "MA-8", "All 20 cards are taken: the next move that reaches or passes field 21 "
-             "takes the beach (7 eggs) and ends the game (MA-8).")
+        note(
+            "beach-exposed",
+            "MA-8",
+            "All 20 cards are taken: the next move that reaches or passes field 21 "
+            "takes the beach (7 eggs) and ends the game (MA-8).",
+        )
     if phase == "reveal_card":
         note("reveal-card", "MA-7", "Turn up the next egg card and type in its value.")
         return notes
     if turn.moves_done == 1 and turn.turtle is not None:
-        note("second-turtle", "MA-9", f"Now {state.players[turn.seat].name}'s other turtle, {turn.turtle}, "
-             "makes its move (MA-9).")
+        note(
+            "second-turtle",
+            "MA-9",
+            f"Now {state.players[turn.seat].name}'s other turtle, {turn.turtle}, makes its move (MA-9).",
+        )
     if phase == "roll":
         note("first-die-always", "MA-3", "The first die is always rolled (MA-3).")
     decider = state.decider()
     if phase in ("roll", "decide") and decider is not None and decider[1] != turn.turtle:
-        note("decider-on-top", "MA-4", f"{state.players[decider[0]].name} owns {decider[1]}, the topmost turtle "
-             f"on {turn.turtle}, and decides about the second and third die (MA-4).")
+        note(
+            "decider-on-top",
+            "MA-4",
+            f"{state.players[decider[0]].name} owns {decider[1]}, the topmost turtle "
+            f"on {turn.turtle}, and decides about the second and third die (MA-4).",
+        )
     if phase == "decide" and len(turn.dice) == MAX_DICE - 1:
-        note("last-die", "MA-3", "A third die is the last one: over 7 busts, otherwise the move is made (MA-3).")
-    if (phase == "decide" and state.options.egg_dice_variant and decider is not None
-            and decider[0] in turn.cards_played_by):
-        note("one-card-per-turn", "MA-11", f"{state.players[decider[0]].name} has already played a card this "
-             "turn (MA-11).")
+        note(
+            "last-die",
+            "MA-3",
+            "A third die is the last one: over 7 busts, otherwise the move is made (MA-3).",
+        )
+    if (
+        phase == "decide"
+        and state.options.egg_dice_variant
+        and decider is not None
+        and decider[0] in turn.cards_played_by
+    ):
+        note(
+            "one-card-per-turn",
+            "MA-11",
+            f"{state.players[decider[0]].name} has already played a card this turn (MA-11).",
+        )
     return notes
 
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Final
 
 #: The seven turtles (MA-1), in the order the raft and error messages list them.
-TURTLE_COLOURS: Final[tuple[str, ...]] = ("red", "yellow", "green", "lightblue", "darkblue", "purple", "black")
+TURTLE_COLOURS: Final[tuple[str, ...]] = (
+    "red",
+    "yellow",
+    "green",
+    "lightblue",
+    "darkblue",
+    "purple",
+    "black",
+)
 
 #: Fields 1–21 on the circular track; 21 is the beach (MA-1). The raft is "field 0" in this code.
 FIELDS: Final = 21

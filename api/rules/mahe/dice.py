@@ -47,7 +47,9 @@ def check_sequence(values: Sequence[int]) -> Status:
         prefix = status(values[:n])
         if prefix == "bust":
             raise IllegalMove(
-                "dice-after-bust", f"The sum was already {sum(values[:n])}, over 7: the move busted (MA-6).", "MA-6"
+                "dice-after-bust",
+                f"The sum was already {sum(values[:n])}, over 7: the move busted (MA-6).",
+                "MA-6",
             )
         if prefix == "must-stop":
             raise IllegalMove("no-third-die-at-seven", "The sum is already 7: no third die (MA-3).", "MA-3")

@@ -33,7 +33,9 @@ def _require_turtle_known(state: MaheState) -> None:
     """Dice and cards wait for a pending card reveal (MA-7) and the turtle order (MA-9)."""
     phase = state.phase
     if phase == "reveal_card":
-        raise IllegalMove("reveal-card-first", "First turn up the next egg card and type in its value (MA-7).", "MA-7")
+        raise IllegalMove(
+            "reveal-card-first", "First turn up the next egg card and type in its value (MA-7).", "MA-7"
+        )
     if phase == "choose_turtle":
         raise IllegalMove(
             "choose-turtle-first",
@@ -66,7 +68,9 @@ def _actor(state: MaheState) -> tuple[int, str]:
 def _reveal_card(state: MaheState, event: Mapping[str, Any]) -> MaheState:
     """Physical play: the newly face-up card's value is typed in (MA-7, MA-12)."""
     if state.options.chance == "digital":
-        raise IllegalMove("cards-are-digital", "In a digital game the server turns up the egg cards (MA-12).", "MA-12")
+        raise IllegalMove(
+            "cards-are-digital", "In a digital game the server turns up the egg cards (MA-12).", "MA-12"
+        )
     if state.phase != "reveal_card":
         raise IllegalMove("no-card-to-reveal", "No egg card is waiting to be turned up (MA-7).", "MA-7")
     value = face_value(event, "egg card", "MA-7")
@@ -81,13 +85,18 @@ def _choose_turtle(state: MaheState, event: Mapping[str, Any]) -> MaheState:
         _require_turtle_known(state)
     if phase != "choose_turtle":
         if len(player.colours) == 1:
-            raise IllegalMove("nothing-to-choose", f"{player.name} has one turtle: nothing to choose (MA-9).", "MA-9")
-        raise IllegalMove("turtle-already-chosen", "The turtle order for this turn is already set (MA-9).", "MA-9")
+            raise IllegalMove(
+                "nothing-to-choose", f"{player.name} has one turtle: nothing to choose (MA-9).", "MA-9"
+            )
+        raise IllegalMove(
+            "turtle-already-chosen", "The turtle order for this turn is already set (MA-9).", "MA-9"
+        )
     turtle = turtle_name(event)
     if turtle not in player.colours:
         raise IllegalMove(
             "not-your-turtle",
-            f"The {turtle} turtle is not {player.name}'s; {player.name} moves {' or '.join(player.colours)} (MA-9).",
+            f"The {turtle} turtle is not {player.name}'s; {player.name} moves "
+            f"{' or '.join(player.colours)} (MA-9).",
             "MA-9",
         )
     _check_actor(state, event, seat, "MA-9")
@@ -103,7 +112,8 @@ def _die(state: MaheState, event: Mapping[str, Any]) -> MaheState:
     if state.options.chance == "digital":
         if has_value(event):
             raise MalformedEvent(
-                "value-not-allowed-digital", "In a digital game the server rolls the dice: send no value (MA-12).",
+                "value-not-allowed-digital",
+                "In a digital game the server rolls the dice: send no value (MA-12).",
                 "MA-12",
             )
         _check_actor(state, event, seat, rule)
@@ -127,20 +137,28 @@ def _stop(state: MaheState, event: Mapping[str, Any]) -> MaheState:
 def _play_card(state: MaheState, event: Mapping[str, Any]) -> MaheState:
     """MA-11 variant: the decider plays one of their own won cards as the 2nd or 3rd die."""
     if not state.options.egg_dice_variant:
-        raise IllegalMove("variant-off", "Egg cards as dice is not switched on for this game (MA-11).", "MA-11")
+        raise IllegalMove(
+            "variant-off", "Egg cards as dice is not switched on for this game (MA-11).", "MA-11"
+        )
     _require_turtle_known(state)
     if state.phase == "roll":
-        raise IllegalMove("card-not-for-first-die", "The first die is always rolled, never a card (MA-11).", "MA-11")
+        raise IllegalMove(
+            "card-not-for-first-die", "The first die is always rolled, never a card (MA-11).", "MA-11"
+        )
     value = face_value(event, "egg card", "MA-11")
     seat = _decider_seat(state)
     _check_actor(state, event, seat, "MA-11")
     player, turn = state.players[seat], state.turn
     if seat in turn.cards_played_by:
-        raise IllegalMove("one-card-per-turn", f"{player.name} has already played a card this turn (MA-11).", "MA-11")
+        raise IllegalMove(
+            "one-card-per-turn", f"{player.name} has already played a card this turn (MA-11).", "MA-11"
+        )
     if value not in player.cards:
         raise IllegalMove(
-            "card-not-in-hand", f"{player.name} has no {value}-egg card to play; only the decider's own cards "
-            "can be played (MA-11).", "MA-11",
+            "card-not-in-hand",
+            f"{player.name} has no {value}-egg card to play; only the decider's own cards "
+            "can be played (MA-11).",
+            "MA-11",
         )
     total = sum(turn.values) + value
     if total > MAX_SUM:
@@ -168,7 +186,7 @@ _HANDLERS: dict[str, Callable[[MaheState, Mapping[str, Any]], MaheState]] = {
 
 
 def _with_player(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
-    return (*players[:seat], player, *players[seat + 1:])
+    return (*players[:seat], player, *players[seat + 1 :])
 
 
 def _add_die(state: MaheState, die: Die) -> MaheState:
@@ -212,7 +230,9 @@ def _take_card(state: MaheState, seat: int) -> tuple[MaheState, CardWon]:
     if supply.face_up is not None:
         value = supply.face_up
         players = _with_player(state.players, seat, replace(player, cards=(*player.cards, value)))
-        return replace(state, players=players, supply=_next_card(state, supply)), CardWon(seat, value, beach=False)
+        return replace(state, players=players, supply=_next_card(state, supply)), CardWon(
+            seat, value, beach=False
+        )
     # A physical card awaiting its value blocks every move, so no face-up card here means MA-8.
     assert supply.beach_exposed
     players = _with_player(state.players, seat, replace(player, beach=True))
@@ -231,9 +251,18 @@ def _next_card(state: MaheState, supply: Supply) -> Supply:
 
 def _record(state: MaheState, step: track.Step, distance: int, card: CardWon | None) -> Move:
     return Move(
-        seat=state.turn.seat, turtle=step.turtle, carried=step.carried, left_behind=step.left_behind,
-        dice=state.turn.dice, distance=distance, start=step.start, to=step.to, bust=step.bust,
-        passed_beach=step.passed_beach, card=card, game_over=card is not None and card.beach,
+        seat=state.turn.seat,
+        turtle=step.turtle,
+        carried=step.carried,
+        left_behind=step.left_behind,
+        dice=state.turn.dice,
+        distance=distance,
+        start=step.start,
+        to=step.to,
+        bust=step.bust,
+        passed_beach=step.passed_beach,
+        card=card,
+        game_over=card is not None and card.beach,
     )
 
 

@@ -18,7 +18,9 @@ def event_type(event: Any) -> str:
     if not isinstance(kind, str):
         raise MalformedEvent("type-required", "The event needs a type.")
     if kind not in EVENT_TYPES:
-        raise MalformedEvent("unknown-event", f"Mahé has no event {kind!r}; it knows {', '.join(EVENT_TYPES)}.")
+        raise MalformedEvent(
+            "unknown-event", f"Mahé has no event {kind!r}; it knows {', '.join(EVENT_TYPES)}."
+        )
     return kind
 
 
@@ -32,7 +34,9 @@ def face_value(event: Mapping[str, Any], what: str, rule: str) -> int:
     if value is None:
         raise MalformedEvent("value-required", f"Type in the value of the {what} (1 to 6) ({rule}).", rule)
     if isinstance(value, bool) or not isinstance(value, int) or value not in DIE_FACES:
-        raise MalformedEvent("value-out-of-range", f"The {what} must be a whole number from 1 to 6 ({rule}).", rule)
+        raise MalformedEvent(
+            "value-out-of-range", f"The {what} must be a whole number from 1 to 6 ({rule}).", rule
+        )
     return value
 
 
@@ -42,7 +46,8 @@ def turtle_name(event: Mapping[str, Any]) -> str:
         raise MalformedEvent("turtle-required", "Say which turtle moves first (MA-9).", "MA-9")
     if not isinstance(turtle, str) or turtle not in TURTLE_COLOURS:
         raise MalformedEvent(
-            "unknown-turtle", f"{turtle!r} is not a turtle colour; the turtles are {', '.join(TURTLE_COLOURS)}.",
+            "unknown-turtle",
+            f"{turtle!r} is not a turtle colour; the turtles are {', '.join(TURTLE_COLOURS)}.",
             "MA-1",
         )
     return turtle

@@ -18,38 +18,44 @@ def _tied(names: Sequence[str]) -> str:
 
 def rank(players: Sequence[Player]) -> dict[str, Any]:
     """Standings for any set of hands; `place` is shared only by players equal on eggs and cards."""
+
+    def key(seat: int) -> tuple[int, int]:
+        return players[seat].eggs, players[seat].card_count
+
     order = sorted(range(len(players)), key=lambda s: (-players[s].eggs, -players[s].card_count, s))
-    key = {s: (players[s].eggs, players[s].card_count) for s in order}
+    places = {s: 1 + sum(1 for o in order if key(o) > key(s)) for s in order}
     ranking = [
         {
             "seat": s,
             "name": players[s].name,
             "eggs": players[s].eggs,
             "cards": players[s].card_count,
-            "place": 1 + sum(1 for o in order if key[o] > key[s]),
+            "place": places[s],
         }
         for s in order
     ]
-    winners = [row["seat"] for row in ranking if row["place"] == 1]
-    top_eggs = ranking[0]["eggs"]
-    on_eggs = [row for row in ranking if row["eggs"] == top_eggs]
+    winners = [s for s in order if places[s] == 1]
+    best = players[order[0]]
+    on_eggs = [s for s in order if players[s].eggs == best.eggs]
     if len(on_eggs) == 1:
         decided_by = "eggs"
-        runner = f"; next is {ranking[1]['name']} with {ranking[1]['eggs']}" if len(ranking) > 1 else ""
-        explanation = f"{ranking[0]['name']} wins with {top_eggs} eggs{runner} (MA-10)."
+        runner = players[order[1]]
+        explanation = (
+            f"{best.name} wins with {best.eggs} eggs; next is {runner.name} with {runner.eggs} (MA-10)."
+        )
     elif len(winners) == 1:
         decided_by = "cards"
-        names = [str(row["name"]) for row in on_eggs]
-        second = max(row["cards"] for row in on_eggs[1:])
+        names = [players[s].name for s in on_eggs]
+        second = max(players[s].card_count for s in on_eggs[1:])
         explanation = (
-            f"{_names(names)} {_tied(names)} have {top_eggs} eggs; {ranking[0]['name']} wins with "
-            f"{ranking[0]['cards']} cards to {second} (MA-10)."
+            f"{_names(names)} {_tied(names)} have {best.eggs} eggs; {best.name} wins with "
+            f"{best.card_count} cards to {second} (MA-10)."
         )
     else:
         decided_by = "shared"
-        names = [str(row["name"]) for row in ranking if row["place"] == 1]
+        names = [players[s].name for s in winners]
         explanation = (
-            f"{_names(names)} {_tied(names)} have {top_eggs} eggs and {ranking[0]['cards']} cards: "
+            f"{_names(names)} {_tied(names)} have {best.eggs} eggs and {best.card_count} cards: "
             "they share the win (MA-10 Decision)."
         )
     return {"ranking": ranking, "winners": winners, "decided_by": decided_by, "explanation": explanation}

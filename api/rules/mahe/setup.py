@@ -25,19 +25,32 @@ def parse_options(options: Mapping[str, Any]) -> Options:
         )
     chance = options.get("chance", "physical")
     if chance not in ("physical", "digital"):
-        raise InvalidSetup("invalid-option", 'Option chance must be "physical" or "digital" (MA-12).', "MA-12")
+        raise InvalidSetup(
+            "invalid-option", 'Option chance must be "physical" or "digital" (MA-12).', "MA-12"
+        )
     variant = options.get("egg_dice_variant", False)
     if not isinstance(variant, bool):
-        raise InvalidSetup("invalid-option", "Option egg_dice_variant must be true or false (MA-11).", "MA-11")
+        raise InvalidSetup(
+            "invalid-option", "Option egg_dice_variant must be true or false (MA-11).", "MA-11"
+        )
     first_seat = options.get("first_seat", 0)
     if not isinstance(first_seat, int) or isinstance(first_seat, bool) or first_seat < 0:
-        raise InvalidSetup("invalid-option", "Option first_seat must be a seat number, 0 or more (MA-2).", "MA-2")
-    return Options(chance="digital" if chance == "digital" else "physical", egg_dice_variant=variant,
-                   first_seat=first_seat)
+        raise InvalidSetup(
+            "invalid-option", "Option first_seat must be a seat number, 0 or more (MA-2).", "MA-2"
+        )
+    return Options(
+        chance="digital" if chance == "digital" else "physical",
+        egg_dice_variant=variant,
+        first_seat=first_seat,
+    )
 
 
 def options_json(options: Options) -> dict[str, Any]:
-    return {"chance": options.chance, "egg_dice_variant": options.egg_dice_variant, "first_seat": options.first_seat}
+    return {
+        "chance": options.chance,
+        "egg_dice_variant": options.egg_dice_variant,
+        "first_seat": options.first_seat,
+    }
 
 
 def _player(seat: int, raw: Any, colours_each: int, count: int, taken: set[str]) -> Player:
@@ -47,7 +60,11 @@ def _player(seat: int, raw: Any, colours_each: int, count: int, taken: set[str])
     if not isinstance(name, str) or not name.strip():
         raise InvalidSetup("invalid-player", f"Player {seat + 1} needs a name.")
     colours = raw.get("colours")
-    if not isinstance(colours, Sequence) or isinstance(colours, str) or not all(isinstance(c, str) for c in colours):
+    if (
+        not isinstance(colours, Sequence)
+        or isinstance(colours, str)
+        or not all(isinstance(c, str) for c in colours)
+    ):
         raise InvalidSetup("invalid-player", f"{name} needs a list of turtle colours.", "MA-2")
     if len(colours) != colours_each:
         turtles = "two turtles" if colours_each == 2 else "one turtle"
@@ -94,8 +111,13 @@ def new_game(players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], s
     if opts.chance == "digital":
         deck = shuffled_deck(seed)
         pile = deck[SET_ASIDE:]
-        supply = Supply(face_up=pile[0], pile_count=PILE_SIZE, awaiting_reveal=False, hidden=pile[1:],
-                        set_aside=deck[:SET_ASIDE])
+        supply = Supply(
+            face_up=pile[0],
+            pile_count=PILE_SIZE,
+            awaiting_reveal=False,
+            hidden=pile[1:],
+            set_aside=deck[:SET_ASIDE],
+        )
     else:
         # Physical: someone turns up the first card and types its value in before the first move.
         supply = Supply(face_up=None, pile_count=PILE_SIZE, awaiting_reveal=True)

@@ -1,0 +1,51 @@
+"""`MAHE`: the Mahé rules behind the platform's Game protocol (api.rules.game.Game)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from api.rules.mahe import actions, engine, scoring, serial, setup, views
+from api.rules.mahe.state import MaheState
+
+JSON = dict[str, Any]
+
+
+class MaheGame:
+    """Stateless facade; every state is an immutable MaheState."""
+
+    name: str = "mahe"
+    title: str = "Mahé"
+    min_players: int = 2
+    max_players: int = 7
+
+    def new_game(
+        self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int
+    ) -> MaheState:
+        """MA-2 setup; InvalidSetup for bad players, colours or options."""
+        return setup.new_game(players, options, seed)
+
+    def apply(self, state: MaheState, event: Mapping[str, Any]) -> MaheState:
+        """Next state, or IllegalMove / MalformedEvent; `state` is never mutated."""
+        return engine.apply(state, event)
+
+    def legal_actions(self, state: MaheState) -> JSON:
+        return actions.legal_actions(state)
+
+    def public_view(self, state: MaheState) -> JSON:
+        return views.public_view(state)
+
+    def dump(self, state: MaheState) -> JSON:
+        return serial.dump(state)
+
+    def load(self, data: Mapping[str, Any]) -> MaheState:
+        return serial.load(data)
+
+    def result(self, state: MaheState) -> JSON | None:
+        return scoring.result(state)
+
+    def normalize_options(self, options: Mapping[str, Any]) -> JSON:
+        return setup.options_json(setup.parse_options(options))
+
+
+MAHE = MaheGame()
