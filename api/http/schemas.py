@@ -147,7 +147,7 @@ class RecordEventSchema(Schema):
     event = fields.Dict(
         required=True,
         validate=_has_type,
-        metadata={"description": "The event as appended, e.g. `{\"type\": \"die\", \"value\": 4}`"},
+        metadata={"description": 'The event as appended, e.g. `{"type": "die", "value": 4}`'},
     )
 
 

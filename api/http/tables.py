@@ -49,7 +49,9 @@ def etag_for(table_id: str, version: int) -> str:
 class Tables(MethodView):
     @blp.arguments(CreateTableSchema, example=examples.CREATE_MAHE)
     @blp.response(201, CreatedTableSchema)
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Unknown game, bad players or options")
+    @blp.alt_response(
+        422, response="UNPROCESSABLE_ENTITY", description="Unknown game, bad players or options"
+    )
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Start a table
 

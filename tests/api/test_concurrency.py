@@ -107,7 +107,9 @@ def test_same_position_twice_one_wins_one_gets_409(shared_app: Flask) -> None:
     def send(value: int) -> None:
         barrier.wait()
         response = shared_app.test_client().post(
-            url, json={"expected_version": 0, "event": {"type": "reveal_card", "value": value}}, headers=headers
+            url,
+            json={"expected_version": 0, "event": {"type": "reveal_card", "value": value}},
+            headers=headers,
         )
         statuses.append(response.status_code)
 

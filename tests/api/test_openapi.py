@@ -35,9 +35,10 @@ def test_document_is_valid_and_every_operation_is_documented() -> None:
                 assert "example" in body or "examples" in body, f"{where} has no request example"
             for code in errors:
                 ref = operation["responses"][code].get("$ref", "")
-                content = operation["responses"][code].get("content") or document["components"][
-                    "responses"
-                ][ref.rsplit("/", 1)[-1]]["content"]
+                content = (
+                    operation["responses"][code].get("content")
+                    or document["components"]["responses"][ref.rsplit("/", 1)[-1]]["content"]
+                )
                 assert "application/problem+json" in content, f"{where} {code} is not problem+json"
 
 

@@ -79,7 +79,7 @@ def test_bgstats_link_carries_the_play(client: FlaskClient) -> None:
     body = client.get(f"/api/tables/{t.id}/export/bgstats").get_json()
     prefix = "bgstats://app.bgstatsapp.com/createPlay.html?data="
     assert body["url"].startswith(prefix)
-    play = json.loads(unquote(body["url"][len(prefix):]))
+    play = json.loads(unquote(body["url"][len(prefix) :]))
     assert play == body["play"]
     assert play["game"]["name"] == "Mahé" and play["sourceName"] == "Kibitz"
     winners = [p["name"] for p in play["players"] if p["winner"]]

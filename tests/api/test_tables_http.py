@@ -49,7 +49,9 @@ def test_append_needs_the_write_token_and_leaves_the_table_untouched_without_it(
     body = {"expected_version": 0, "event": reveal(4)}
     assert_problem(client.post(f"/api/tables/{t.id}/events", json=body), 401, "write-token-required")
     wrong = {"Authorization": "Bearer not-the-token"}
-    assert_problem(client.post(f"/api/tables/{t.id}/events", json=body, headers=wrong), 403, "bad-write-token")
+    assert_problem(
+        client.post(f"/api/tables/{t.id}/events", json=body, headers=wrong), 403, "bad-write-token"
+    )
     assert t.refresh()["version"] == 0
     assert log_length(client, t.id) == 0
 
