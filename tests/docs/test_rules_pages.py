@@ -1,0 +1,51 @@
+"""Every referee Decision of REFEREE.md is shown on the app's rules pages, in every language."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+REFEREE = ROOT.parent / "shared" / "rules" / "REFEREE.md"
+RULES_DIR = ROOT / "pwa" / "rules"
+GAMES = {"MA": "mahe", "MG": "magellan", "MH": "mhing"}
+LANGUAGES = ("en", "de")
+
+
+def referee_rules() -> dict[str, bool]:
+    """Rule number → whether its paragraph carries a **Decision**."""
+    if not REFEREE.exists():
+        pytest.skip("shared/rules/REFEREE.md is not beside the checkout")
+    rules: dict[str, bool] = {}
+    current = None
+    for line in REFEREE.read_text().splitlines():
+        match = re.match(r"\*\*(M[AGH]-\d+)\b", line)
+        if match:
+            current = match.group(1)
+            rules[current] = False
+        if current and "**Decision" in line:
+            rules[current] = True
+    return rules
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("prefix", sorted(GAMES))
+def test_every_rule_and_decision_has_its_anchor(prefix: str, language: str) -> None:
+    page = (RULES_DIR / f"{GAMES[prefix]}.{language}.html").read_text()
+    for rule, has_decision in referee_rules().items():
+        if not rule.startswith(prefix):
+            continue
+        assert f'id="{rule}"' in page, f"{rule} has no section"
+        if has_decision:
+            assert f'id="decision-{rule}"' in page, f"the Decision of {rule} is not shown"
+
+
+def test_index_lists_exactly_the_decisions() -> None:
+    index = json.loads((RULES_DIR / "index.json").read_text())
+    rules = referee_rules()
+    for prefix, game in GAMES.items():
+        expected = sorted(r for r, d in rules.items() if d and r.startswith(prefix))
+        assert sorted(index[game]["decisions"]) == expected
