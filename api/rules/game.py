@@ -39,3 +39,9 @@ class Game(Protocol):
 
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         """Options with defaults filled in; raise InvalidSetup for unknown or bad ones."""
+
+    def reveals_hidden_chance(self, before: Any, after: Any) -> bool:
+        """True when `after` shows a server-drawn die or card that `before` did not.
+
+        A preview must not answer with such a state: the player could look before deciding.
+        """

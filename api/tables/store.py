@@ -278,7 +278,7 @@ class TableStore:
             table = self._load(conn, table_id)
             if expected_version is not None and expected_version != table.version:
                 raise StaleVersion(table, expected_version)
-            step = self._transition(conn, require_game(table.game), table, event)
+            step = self._transition(conn, require_game(table.game), table, event, preview=True)
         return TableRow(
             **{
                 **table.__dict__,
@@ -292,7 +292,12 @@ class TableStore:
     # -- internals -----------------------------------------------------------------------------
 
     def _transition(
-        self, conn: Connection, game: Game, table: TableRow, event: Mapping[str, Any]
+        self,
+        conn: Connection,
+        game: Game,
+        table: TableRow,
+        event: Mapping[str, Any],
+        preview: bool = False,
     ) -> Transition:
         if is_undo(event):
             if set(event) != {"type"}:
@@ -308,7 +313,15 @@ class TableStore:
             )
             finished = game.result(game.load(state)) is not None
             return Transition("undo", state, new_head, table.head, finished)
-        next_state = game.apply(game.load(table.state), event)
+        state = game.load(table.state)
+        next_state = game.apply(state, event)
+        if preview and game.reveals_hidden_chance(state, next_state):
+            raise ApiProblem(
+                422,
+                "preview-would-reveal-chance",
+                "The server's dice and cards stay secret until the event is recorded; "
+                "legal_actions shows every possible outcome with its odds.",
+            )
         return Transition(
             "game", game.dump(next_state), table.version + 1, None, game.result(next_state) is not None
         )

@@ -193,3 +193,12 @@ def test_games_list_names_mahe_with_its_option_defaults(client: FlaskClient) -> 
     mahe = next(g for g in games if g["name"] == "mahe")
     assert (mahe["min_players"], mahe["max_players"]) == (2, 7)
     assert mahe["options"]["chance"] == "physical"
+
+
+def test_preview_never_reveals_a_server_die(client: FlaskClient) -> None:
+    """MA-12: in digital games the drawn die stays secret until recorded; undo cannot fish for it."""
+    t = TableDriver.create(client, **four_players(chance="digital"), seed=99)
+    url = f"/api/tables/{t.id}/preview"
+    refused = client.post(url, json={"event": {"type": "die"}})
+    assert_problem(refused, 422, "preview-would-reveal-chance")
+    assert t.refresh()["state"]["draws"] == 0
