@@ -1,0 +1,1 @@
+"""Benchmarks: figures are ratios against a baseline measured in the same run."""
