@@ -1,0 +1,140 @@
+// The Kibitz HTTP API: fetch, problem+json errors, idempotency keys, connectivity state.
+
+const BASE = "/api";
+
+export class ApiError extends Error {
+  /** problem: the application/problem+json body ({type, title, status, detail, code, ...}). */
+  constructor(problem, status) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.problem = problem;
+    this.status = status;
+    this.code = problem.code || null;
+  }
+}
+
+/** The network (or the server) could not be reached. */
+export class OfflineError extends Error {}
+
+let online = true;
+const connectivityListeners = new Set();
+
+function setOnline(value) {
+  if (value === online) return;
+  online = value;
+  connectivityListeners.forEach((fn) => fn(online));
+}
+
+export function isOnline() {
+  return online;
+}
+
+export function onConnectivity(fn) {
+  connectivityListeners.add(fn);
+  return () => connectivityListeners.delete(fn);
+}
+
+/** A fresh key per user action; reuse it when retrying the same action. */
+export function newIdempotencyKey() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16)); // randomUUID needs a secure context
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * One request. Resolves {status, data, etag, stale}; `stale` marks an answer the service worker
+ * served from its cache because the network failed. Rejects ApiError (4xx/5xx) or OfflineError.
+ */
+async function request(method, path, { body, token, idempotencyKey, etag } = {}) {
+  const headers = { Accept: "application/json, application/problem+json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+  if (etag) headers["If-None-Match"] = etag;
+  let res;
+  try {
+    res = await fetch(BASE + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    setOnline(false);
+    throw new OfflineError("offline");
+  }
+  const stale = res.headers.get("X-Kibitz-Offline") === "1";
+  if (stale && !res.ok) {
+    setOnline(false);
+    throw new OfflineError("offline");
+  }
+  setOnline(!stale);
+  if (res.status === 304) return { status: 304, data: null, etag, stale };
+  let data = null;
+  const type = res.headers.get("Content-Type") || "";
+  if (type.includes("json")) {
+    try {
+      data = await res.json();
+    } catch {
+      data = null;
+    }
+  }
+  if (!res.ok) {
+    const problem = data && typeof data === "object" ? data : { title: res.statusText, status: res.status };
+    throw new ApiError(problem, res.status);
+  }
+  return { status: res.status, data, etag: res.headers.get("ETag"), stale };
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Retry a write a few times on network failure, always with the same idempotency key. */
+async function withRetry(fn, delays = [500, 1500]) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof OfflineError) || attempt >= delays.length) throw err;
+      await sleep(delays[attempt]);
+    }
+  }
+}
+
+const enc = encodeURIComponent;
+
+export async function listGames() {
+  return (await request("GET", "/games")).data;
+}
+
+export async function createTable(body, idempotencyKey) {
+  return (await withRetry(() => request("POST", "/tables", { body, idempotencyKey }))).data;
+}
+
+/** GET the table view; with etag → {status: 304} when unchanged. */
+export function getTable(id, etag) {
+  return request("GET", `/tables/${enc(id)}`, { etag });
+}
+
+export async function postEvent(id, token, expectedVersion, event, idempotencyKey) {
+  const body = { expected_version: expectedVersion, event };
+  return (await withRetry(() => request("POST", `/tables/${enc(id)}/events`, { body, token, idempotencyKey }))).data;
+}
+
+export async function preview(id, expectedVersion, event) {
+  const body = { expected_version: expectedVersion, event };
+  return (await request("POST", `/tables/${enc(id)}/preview`, { body })).data;
+}
+
+export async function listEvents(id) {
+  return (await request("GET", `/tables/${enc(id)}/events`)).data;
+}
+
+export async function bgStatsLink(id) {
+  return (await request("GET", `/tables/${enc(id)}/export/bgstats`)).data;
+}
+
+export function exportUrl(id, kind) {
+  return kind === "csv" ? `${BASE}/tables/${enc(id)}/export.csv` : `${BASE}/tables/${enc(id)}/export`;
+}

@@ -1,0 +1,46 @@
+// Tiny DOM builders. Everything is created through DOM APIs (no HTML strings), so a strict
+// Content-Security-Policy holds: no inline handlers, no style attributes.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function applyProps(el, props, isSvg) {
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") el.setAttribute("class", Array.isArray(value) ? value.filter(Boolean).join(" ") : value);
+    else if (key === "text") el.textContent = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "testid") el.setAttribute("data-testid", value);
+    else if (key === "style") Object.assign(el.style, value); // CSSOM, allowed under CSP
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (!isSvg && (key === "value" || key === "checked" || key === "disabled" || key === "hidden" || key === "selected")) el[key] = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** h("button", {class: "btn", onclick: fn, testid: "stop"}, "Stop") */
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  applyProps(el, props, false);
+  append(el, children);
+  return el;
+}
+
+/** s("circle", {cx: 1, cy: 2, r: 3}) — SVG element. */
+export function s(tag, props, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  applyProps(el, props, true);
+  append(el, children);
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}

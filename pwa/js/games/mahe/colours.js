@@ -1,0 +1,28 @@
+// Mahé's seven turtle colours (MA-1) and helpers to name them and their owners.
+import { t } from "../../i18n.js";
+
+export const PALETTE = ["red", "yellow", "green", "lightblue", "darkblue", "purple", "black"];
+
+export const HEX = {
+  red: "#d7263d",
+  yellow: "#f7c80c",
+  green: "#2a9d3f",
+  lightblue: "#62c6f0",
+  darkblue: "#1d3f9a",
+  purple: "#7b2cbf",
+  black: "#232323",
+};
+
+export function colourName(colour) {
+  return t(`colour.${colour}`, {}, colour);
+}
+
+export function ownerSeat(state, colour) {
+  const p = state.players.find((pl) => pl.colours.includes(colour));
+  return p ? p.seat : null;
+}
+
+export function playerName(state, seat) {
+  const p = state.players.find((pl) => pl.seat === seat) || state.players[seat];
+  return p ? p.name : "?";
+}

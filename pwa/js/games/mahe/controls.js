@@ -1,0 +1,194 @@
+// Mahé's action bar: the big buttons for whatever legal_actions allows right now, with the API's
+// odds (bust chance, where each die value would take the turtle, who would get the egg card).
+import { h } from "../../dom.js";
+import { t, percent } from "../../i18n.js";
+import { colourName, playerName, HEX } from "./colours.js";
+import { turnInfo, deciderInfo, notes, swatch } from "./status.js";
+
+function cardPrize(state) {
+  if (state.face_up !== null && state.face_up !== undefined) return `+${state.face_up}`;
+  return state.beach_exposed ? "+7" : "";
+}
+
+/** "→ 15 · Eva +5", "bust", "→ raft". */
+export function outcomeText(state, o) {
+  if (!o) return "";
+  if (o.bust) return t("mahe.bust");
+  const dest = o.to === 0 ? t("mahe.raft") : `→ ${o.to}`;
+  if (o.card_to !== null && o.card_to !== undefined) return `${dest} · ${playerName(state, o.card_to)} ${cardPrize(state)}`;
+  return dest;
+}
+
+function bigButton({ testid, label, sub, onclick, kind = "primary", disabled = false, extraClass }) {
+  return h(
+    "button",
+    { type: "button", class: ["btn", `btn-${kind}`, "btn-big", extraClass], testid, onclick, disabled },
+    h("span", { class: "btn-label" }, label),
+    sub ? h("span", { class: "btn-sub" }, sub) : null,
+  );
+}
+
+function diePad(state, action, onValue) {
+  const outcomes = new Map((action.outcomes || []).map((o) => [o.value, o]));
+  const values = action.values || [1, 2, 3, 4, 5, 6];
+  return h(
+    "div",
+    { class: "pad", testid: "die-pad" },
+    ...values.map((v) => {
+      const o = outcomes.get(v);
+      return bigButton({
+        testid: `die-${v}`,
+        label: String(v),
+        sub: outcomeText(state, o),
+        kind: o?.bust ? "danger-soft" : "die",
+        onclick: () => onValue(v),
+      });
+    }),
+  );
+}
+
+function prompt(text) {
+  return h("p", { class: "prompt", testid: "prompt" }, text);
+}
+
+/**
+ * Build the action bar. ui: {dieOpen, setDieOpen(bool)} — local state for the physical
+ * "another die" step (first say "another die", then type what the die shows).
+ */
+export function renderControls(table, ctl, ui) {
+  const { state } = table;
+  const legal = table.legal_actions || { actions: [] };
+  const acts = Object.fromEntries((legal.actions || []).map((a) => [a.type, a]));
+  const digital = (state.options?.chance || table.options?.chance) === "digital";
+  const turtle = legal.turtle || state.turn?.turtle;
+  const head = h("div", { class: "bar-head" }, h("div", { class: "bar-status" }, turnInfo(table), deciderInfo(table)));
+  const body = h("div", { class: "bar-body" });
+
+  if (!ctl.readOnly) {
+    head.append(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-secondary btn-undo",
+          testid: "undo",
+          disabled: !legal.undo?.possible,
+          onclick: () => ctl.propose({ type: "undo" }, { preview: false, text: t("confirm.undo_text"), confirmLabel: t("confirm.undo") }),
+        },
+        t("mahe.undo"),
+      ),
+    );
+  }
+  const noteList = notes(table);
+
+  if (ctl.readOnly) {
+    body.append(h("p", { class: "muted view-only-hint" }, t("table.view_only_hint")));
+  } else if (table.finished || state.phase === "finished") {
+    /* the result panel says it all */
+  } else if (acts.reveal_card) {
+    body.append(
+      prompt(t("mahe.reveal_prompt")),
+      h(
+        "div",
+        { class: "pad" },
+        ...acts.reveal_card.values.map((v) =>
+          bigButton({ testid: `card-${v}`, label: String(v), kind: "die", onclick: () => ctl.propose({ type: "reveal_card", value: v }) }),
+        ),
+      ),
+    );
+  } else if (acts.choose_turtle) {
+    body.append(
+      prompt(t("mahe.choose_prompt", { name: playerName(state, state.turn?.seat ?? 0) })),
+      h(
+        "div",
+        { class: "row" },
+        ...acts.choose_turtle.turtles.map((c) => {
+          const b = bigButton({
+            testid: `choose-turtle-${c}`,
+            label: colourName(c),
+            kind: "turtle",
+            onclick: () => ctl.propose({ type: "choose_turtle", turtle: c }),
+          });
+          b.prepend(swatch(c));
+          b.style.borderColor = HEX[c];
+          return b;
+        }),
+      ),
+    );
+  } else if (legal.phase === "roll" && acts.die) {
+    const who = playerName(state, legal.mover ?? state.turn?.seat ?? 0);
+    if (digital) {
+      body.append(
+        prompt(t("mahe.roll_prompt_digital", { name: who, turtle: colourName(turtle) })),
+        bigButton({ testid: "roll", label: t("mahe.roll"), onclick: () => ctl.commitNow({ type: "die" }) }),
+      );
+    } else {
+      body.append(
+        prompt(t("mahe.roll_prompt", { name: who, turtle: colourName(turtle) })),
+        diePad(state, acts.die, (v) => ctl.propose({ type: "die", value: v })),
+      );
+    }
+  } else if (ui.dieOpen && acts.die && !digital) {
+    body.append(
+      h(
+        "div",
+        { class: "prompt-row" },
+        prompt(t("mahe.another_prompt", { p: percent(acts.die.bust_chance ?? 0) })),
+        h("button", { type: "button", class: "btn btn-link", testid: "another-die-back", onclick: () => ui.setDieOpen(false) }, t("common.back")),
+      ),
+      diePad(state, acts.die, (v) => ctl.propose({ type: "die", value: v })),
+    );
+  } else {
+    // Decide: stop, another die, or (variant MA-11) play an egg card as the die.
+    const row = h("div", { class: "row" });
+    if (acts.stop) {
+      row.append(
+        bigButton({
+          testid: "stop",
+          label: t("mahe.stop"),
+          sub: `${t("mahe.fields", { count: acts.stop.distance })} ${outcomeText(state, acts.stop)}`,
+          kind: "primary",
+          onclick: () => ctl.propose({ type: "stop" }),
+        }),
+      );
+    }
+    if (acts.die) {
+      const sub = t("mahe.bust_chance", { p: percent(acts.die.bust_chance ?? 0) });
+      row.append(
+        bigButton({
+          testid: "another-die",
+          label: t("mahe.another_die"),
+          sub,
+          kind: "warning",
+          onclick: () =>
+            digital
+              ? ctl.propose({ type: "die" }, { preview: false, text: t("mahe.confirm_another_digital", { p: percent(acts.die.bust_chance ?? 0) }) })
+              : ui.setDieOpen(true),
+        }),
+      );
+    }
+    if (acts.stop || acts.die) {
+      body.append(prompt(legal.decider ? t("mahe.decide_prompt", { name: legal.decider.name }) : t("mahe.decide_prompt_plain")), row);
+    }
+    if (acts.play_card?.cards?.length) {
+      const outcomes = new Map((acts.play_card.outcomes || []).map((o) => [o.value, o]));
+      body.append(
+        h(
+          "div",
+          { class: "row row-cards", testid: "play-cards" },
+          ...acts.play_card.cards.map((v) =>
+            bigButton({
+              testid: `play-card-${v}`,
+              label: t("mahe.play_card", { value: v }),
+              sub: outcomeText(state, outcomes.get(v)),
+              kind: "card",
+              onclick: () => ctl.propose({ type: "play_card", value: v }),
+            }),
+          ),
+        ),
+      );
+    }
+    if (!body.childNodes.length) body.append(prompt(t("mahe.waiting")));
+  }
+  return h("div", { class: "actionbar", testid: "actionbar" }, head, noteList, body.childNodes.length ? body : null);
+}

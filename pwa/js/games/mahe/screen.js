@@ -1,0 +1,55 @@
+// The Mahé table screen: end result (when over), board, last move, scoreboard; action bar fixed
+// at the bottom of the screen so the big buttons sit under the thumb.
+import { h } from "../../dom.js";
+import { createBoard } from "./board.js";
+import { renderControls } from "./controls.js";
+import { lastMove } from "./status.js";
+import { scoreboard } from "./scoreboard.js";
+import { resultPanel } from "./result.js";
+
+export function createScreen(container, ctl) {
+  const resultHost = h("div", { class: "result-host" });
+  const board = createBoard();
+  const infoHost = h("div", { class: "info-host" });
+  const barHost = h("div", { class: "actionbar-host" });
+  container.classList.add("mahe");
+  container.append(resultHost, h("div", { class: "board-wrap" }, board.el), infoHost, barHost);
+
+  let current = null;
+  const ui = {
+    dieOpen: false,
+    version: null,
+    setDieOpen(value) {
+      ui.dieOpen = value;
+      if (current) renderBar(current);
+    },
+  };
+
+  // Keep the page's bottom padding equal to the fixed bar's height.
+  const resize = new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--bar-h", `${barHost.offsetHeight}px`);
+  });
+  resize.observe(barHost);
+
+  function renderBar(table) {
+    barHost.replaceChildren(renderControls(table, ctl, ui));
+  }
+
+  return {
+    update(table) {
+      current = table;
+      if (table.version !== ui.version) {
+        ui.dieOpen = false;
+        ui.version = table.version;
+      }
+      board.update(table);
+      resultHost.replaceChildren(...[table.finished ? resultPanel(table, ctl.id) : null].filter(Boolean));
+      infoHost.replaceChildren(...[lastMove(table.state), scoreboard(table)].filter(Boolean));
+      renderBar(table);
+    },
+    destroy() {
+      resize.disconnect();
+      document.documentElement.style.removeProperty("--bar-h");
+    },
+  };
+}

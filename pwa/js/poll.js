@@ -1,0 +1,58 @@
+// Keep a table view fresh: GET every ~1 s with If-None-Match; paused while the page is hidden.
+import { getTable, OfflineError } from "./api.js";
+
+export function startPolling(tableId, { etag = null, interval = 1000, onTable, onError } = {}) {
+  let timer = null;
+  let stopped = false;
+  let inFlight = false;
+
+  async function tick() {
+    timer = null;
+    if (stopped || document.hidden || inFlight) return;
+    inFlight = true;
+    try {
+      const res = await getTable(tableId, etag);
+      if (res.status === 200 && res.data) {
+        if (!res.stale) etag = res.etag || null;
+        onTable(res.data, { stale: res.stale });
+      }
+    } catch (err) {
+      if (onError) onError(err);
+      else if (!(err instanceof OfflineError)) console.warn("poll", err);
+    } finally {
+      inFlight = false;
+      schedule();
+    }
+  }
+
+  function schedule(delay = interval) {
+    if (stopped || document.hidden || timer) return;
+    timer = setTimeout(tick, delay);
+  }
+
+  function onVisibility() {
+    if (document.hidden) {
+      clearTimeout(timer);
+      timer = null;
+    } else {
+      schedule(0);
+    }
+  }
+
+  document.addEventListener("visibilitychange", onVisibility);
+  schedule();
+
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onVisibility);
+    },
+    /** Poll right away (e.g. after the connection came back). */
+    now() {
+      clearTimeout(timer);
+      timer = null;
+      schedule(0);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Everything this phone remembers, in localStorage: language, write tokens, known tables.
+
+const PREFIX = "kibitz.";
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    /* storage full or disabled: the app still works for this session */
+  }
+}
+
+export function getLang() {
+  return read("lang", null);
+}
+
+export function setLang(lang) {
+  write("lang", lang);
+}
+
+/** Write tokens, keyed by table id. */
+export function getToken(tableId) {
+  return read("tokens", {})[tableId] || null;
+}
+
+export function setToken(tableId, token) {
+  const tokens = read("tokens", {});
+  tokens[tableId] = token;
+  write("tokens", tokens);
+}
+
+/** Tables this phone has seen, newest first: [{id, game, title, players, finished, updated_at, seen_at}]. */
+export function knownTables() {
+  return read("tables", []);
+}
+
+export function rememberTable(table, title) {
+  const entry = {
+    id: table.id,
+    game: table.game,
+    title: title || table.game,
+    players: (table.players || []).map((p) => p.name),
+    finished: !!table.finished,
+    updated_at: table.updated_at || null,
+    seen_at: new Date().toISOString(),
+  };
+  const rest = knownTables().filter((t) => t.id !== table.id);
+  write("tables", [entry, ...rest].slice(0, 50));
+}
+
+export function forgetTable(tableId) {
+  write("tables", knownTables().filter((t) => t.id !== tableId));
+  const tokens = read("tokens", {});
+  delete tokens[tableId];
+  write("tokens", tokens);
+}

@@ -1,0 +1,138 @@
+// Home: known tables, join a table, start a new table (game list from GET /api/games).
+import { h } from "../dom.js";
+import { t, list } from "../i18n.js";
+import * as api from "../api.js";
+import * as store from "../store.js";
+import { navigate } from "../router.js";
+import { hasClient } from "../games/registry.js";
+import { setRulesGame } from "../ui/header.js";
+import { toast } from "../toast.js";
+
+/** Accepts a full join link, a "#/t/<id>?k=..." fragment or a bare table id; returns a route path. */
+export function parseJoin(text) {
+  const value = (text || "").trim();
+  if (!value) return null;
+  const hashAt = value.indexOf("#/t/");
+  if (hashAt >= 0) {
+    const rest = value.slice(hashAt + 1);
+    const [path, qs = ""] = rest.split("?");
+    const id = path.split("/")[2];
+    if (!id) return null;
+    const k = new URLSearchParams(qs).get("k");
+    return `/t/${encodeURIComponent(id)}${k ? `?k=${encodeURIComponent(k)}` : ""}`;
+  }
+  if (/^[\w-]{3,}$/.test(value)) return `/t/${encodeURIComponent(value)}`;
+  return null;
+}
+
+function tableItem(entry, onForget) {
+  const hasToken = !!store.getToken(entry.id);
+  const status = entry.finished ? t("home.finished") : hasToken ? t("home.playing") : t("table.view_only");
+  return h(
+    "li",
+    { class: "table-item", testid: `known-${entry.id}` },
+    h(
+      "a",
+      { class: "table-link", href: `#/t/${encodeURIComponent(entry.id)}` },
+      h("span", { class: "table-title" }, entry.title),
+      h("span", { class: "table-players" }, list(entry.players || [])),
+      h("span", { class: ["badge", entry.finished ? "badge-done" : hasToken ? "badge-live" : "badge-view"] }, status),
+    ),
+    h("button", {
+      type: "button",
+      class: "icon-button",
+      "aria-label": t("home.forget"),
+      title: t("home.forget"),
+      onclick: () => onForget(entry),
+      text: "×",
+    }),
+  );
+}
+
+export async function mountHome(container) {
+  setRulesGame(null);
+  const tablesList = h("ul", { class: "table-list", testid: "known-tables" });
+  const empty = h("p", { class: "muted" }, t("home.no_tables"));
+
+  function renderTables() {
+    const entries = store.knownTables();
+    tablesList.replaceChildren(...entries.map((e) => tableItem(e, forget)));
+    empty.hidden = entries.length > 0;
+  }
+  function forget(entry) {
+    store.forgetTable(entry.id);
+    renderTables();
+  }
+
+  const joinInput = h("input", {
+    type: "text",
+    id: "join-input",
+    class: "input",
+    inputmode: "url",
+    autocomplete: "off",
+    autocapitalize: "off",
+    spellcheck: "false",
+    placeholder: t("home.join_placeholder"),
+    testid: "join-input",
+  });
+  const joinForm = h(
+    "form",
+    {
+      class: "join-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const path = parseJoin(joinInput.value);
+        if (path) navigate(path);
+        else toast(t("home.join_invalid"), { kind: "error" });
+      },
+    },
+    h("label", { for: "join-input", class: "section-title" }, t("home.join")),
+    h("div", { class: "join-row" }, joinInput, h("button", { type: "submit", class: "btn btn-secondary", testid: "join" }, t("home.join_button"))),
+  );
+
+  const gameButtons = h("div", { class: "game-list", testid: "game-list" }, h("p", { class: "muted" }, t("common.loading")));
+
+  container.classList.add("home");
+  container.append(
+    h(
+      "section",
+      { class: "home-top" },
+      h("h1", { class: "home-title" }, t("home.title")),
+      h("p", { class: "tagline" }, t("home.tagline")),
+      h("h2", { class: "section-title" }, t("home.your_tables")),
+      empty,
+      tablesList,
+    ),
+    h("section", { class: "home-bottom" }, joinForm, h("h2", { class: "section-title" }, t("home.new_table")), gameButtons),
+  );
+  renderTables();
+
+  try {
+    const games = await api.listGames();
+    gameButtons.replaceChildren(
+      ...games.map((g) => {
+        const ready = hasClient(g.name);
+        return h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-primary btn-big game-button",
+            testid: `new-table-${g.name}`,
+            disabled: !ready,
+            onclick: () => navigate(`/new/${g.name}`),
+          },
+          h("span", { class: "game-title" }, g.title),
+          h(
+            "span",
+            { class: "game-meta" },
+            ready ? t("home.players_range", { min: g.min_players, max: g.max_players }) : t("home.coming_soon"),
+          ),
+        );
+      }),
+    );
+  } catch (err) {
+    gameButtons.replaceChildren(
+      h("p", { class: "muted" }, err instanceof api.OfflineError ? t("offline.no_games") : t("error.generic")),
+    );
+  }
+}

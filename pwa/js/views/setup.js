@@ -1,0 +1,47 @@
+// "#/new/<game>": load the game's client and let it render its setup form; create the table.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import * as api from "../api.js";
+import * as store from "../store.js";
+import { navigate } from "../router.js";
+import { loadGame } from "../games/registry.js";
+import { setRulesGame } from "../ui/header.js";
+import { toastError } from "../toast.js";
+
+export async function mountSetup(container, { params }) {
+  const game = await loadGame(params.game);
+  if (!game) {
+    container.append(h("p", { class: "muted" }, t("error.unknown_game")), h("a", { href: "#/", class: "btn btn-secondary" }, t("common.back")));
+    return;
+  }
+  setRulesGame(game.name);
+  let meta = { name: game.name, title: game.title, min_players: 2, max_players: 7 };
+  try {
+    meta = (await api.listGames()).find((g) => g.name === game.name) || meta;
+  } catch {
+    /* offline: use the client's defaults; creating will report the problem */
+  }
+  let idempotencyKey = null;
+  let lastBody = "";
+
+  /** Called by the game's form with the POST /api/tables body. */
+  async function create(body) {
+    const json = JSON.stringify(body);
+    if (json !== lastBody || !idempotencyKey) {
+      idempotencyKey = api.newIdempotencyKey(); // same form contents → same key on retry
+      lastBody = json;
+    }
+    try {
+      const created = await api.createTable(body, idempotencyKey);
+      store.setToken(created.id, created.write_token);
+      store.rememberTable(created.table, meta.title);
+      navigate(`/t/${encodeURIComponent(created.id)}`);
+      return true;
+    } catch (err) {
+      toastError(err, err instanceof api.OfflineError ? t("offline.not_sent") : t("error.generic"));
+      return false;
+    }
+  }
+
+  return game.mountSetup(container, { meta, create });
+}

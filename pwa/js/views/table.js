@@ -1,0 +1,211 @@
+// "#/t/<id>?k=<token>": one table. Loads the view, keeps it fresh (polling), and runs the
+// propose → preview → confirm → post cycle for the game screen. Game-specific drawing lives in
+// js/games/<game>/.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import * as api from "../api.js";
+import * as store from "../store.js";
+import { replacePath } from "../router.js";
+import { loadGame } from "../games/registry.js";
+import { setRulesGame } from "../ui/header.js";
+import { openSheet } from "../ui/sheet.js";
+import { shareTable } from "../ui/share.js";
+import { startPolling } from "../poll.js";
+import { toast, toastError } from "../toast.js";
+
+function errorScreen(container, message) {
+  container.replaceChildren(
+    h("div", { class: "empty-state" }, h("p", { testid: "table-error" }, message), h("a", { class: "btn btn-secondary", href: "#/" }, t("common.back_home"))),
+  );
+}
+
+export async function mountTable(container, { params, query }) {
+  const id = params.id;
+  const k = query.get("k");
+  if (k) {
+    store.setToken(id, k);
+    replacePath(`/t/${encodeURIComponent(id)}`); // keep the secret out of the visible URL
+  }
+  const token = store.getToken(id);
+  const readOnly = !token;
+  container.classList.add("table-screen");
+  container.append(h("p", { class: "muted loading" }, t("common.loading")));
+
+  let first;
+  try {
+    first = await api.getTable(id);
+  } catch (err) {
+    if (err instanceof api.OfflineError) errorScreen(container, t("offline.no_table"));
+    else if (err.status === 404) errorScreen(container, t("error.table_not_found"));
+    else errorScreen(container, err.problem?.detail || t("error.generic"));
+    return;
+  }
+  let table = first.data;
+  const game = await loadGame(table.game);
+  if (!game) {
+    errorScreen(container, t("error.unknown_game"));
+    return;
+  }
+  setRulesGame(game.name);
+  store.rememberTable(table, game.title);
+
+  let destroyed = false;
+  let pending = null; // the action waiting in the confirm sheet: {event, key, version, sheet, committing}
+
+  const controller = {
+    id,
+    readOnly,
+    game,
+    get table() {
+      return table;
+    },
+    propose,
+    commitNow,
+  };
+
+  const body = h("div", { class: "table-body" });
+  container.replaceChildren(
+    h(
+      "div",
+      { class: "table-bar" },
+      h("span", { class: "table-name", testid: "table-name" }, `${game.title} · ${id}`),
+      readOnly ? h("span", { class: "badge badge-view", testid: "view-only" }, t("table.view_only")) : null,
+      h(
+        "button",
+        { type: "button", class: "btn btn-small btn-secondary", testid: "share", onclick: () => shareTable(id, token, game.title) },
+        t("table.share"),
+      ),
+    ),
+    body,
+  );
+  const screen = game.createScreen(body, controller);
+  screen.update(table);
+
+  /** Take a newer table view (from a poll, our own write, or a 409 answer). */
+  function adopt(next, { own = false } = {}) {
+    if (!next || destroyed) return;
+    if (!own && next.version < table.version) return; // never step back to an older view
+    const versionChanged = next.version !== table.version;
+    const changed = versionChanged || JSON.stringify(next) !== JSON.stringify(table);
+    table = next;
+    if (changed) {
+      screen.update(table);
+      store.rememberTable(table, game.title);
+    }
+    if (versionChanged && !own && pending && !pending.committing) {
+      pending.sheet.close();
+      pending = null;
+      toast(t("table.updated_elsewhere"));
+    }
+  }
+
+  function handleWriteError(err) {
+    if (err.code === "stale-version" && err.problem?.table) {
+      adopt(err.problem.table, { own: true });
+      toast(t("table.someone_faster"));
+    } else if (err instanceof api.OfflineError) {
+      toast(t("offline.not_sent"), { kind: "error" });
+    } else {
+      toastError(err, t("error.generic"));
+    }
+  }
+
+  /**
+   * Show what `event` would do and post it on Confirm.
+   * opts.preview === false: no server preview (digital dice must not be rolled in advance, undo);
+   * opts.text is shown instead.
+   */
+  async function propose(event, opts = {}) {
+    if (readOnly || pending) return;
+    const version = table.version;
+    const mine = { event, key: api.newIdempotencyKey(), version, committing: false };
+    pending = mine;
+    mine.sheet = openSheet({
+      title: opts.title || t("confirm.title"),
+      confirmLabel: opts.confirmLabel,
+      onConfirm: () => commit(mine),
+      onCancel: () => {
+        if (pending === mine) pending = null;
+      },
+    });
+    if (opts.preview === false) {
+      mine.sheet.setBody(opts.text || "");
+      return;
+    }
+    mine.sheet.setBody(h("p", { class: "muted" }, t("confirm.previewing")));
+    mine.sheet.setBusy(true);
+    try {
+      const res = await api.preview(id, version, event);
+      if (pending !== mine) return;
+      mine.sheet.setBody(h("p", { class: "preview-text", testid: "preview-text" }, game.describe(table, res.table, event)));
+      mine.sheet.setBusy(false);
+    } catch (err) {
+      if (pending !== mine) return;
+      if (err instanceof api.OfflineError) {
+        mine.sheet.setBody(h("p", { class: "muted" }, t("offline.no_preview")));
+        mine.sheet.setBusy(false);
+        return;
+      }
+      pending = null;
+      mine.sheet.close();
+      handleWriteError(err);
+    }
+  }
+
+  async function commit(mine) {
+    if (pending !== mine || mine.committing) return;
+    mine.committing = true;
+    mine.sheet.setBusy(true, { lock: true });
+    try {
+      const res = await api.postEvent(id, token, mine.version, mine.event, mine.key);
+      if (pending === mine) pending = null;
+      mine.sheet.close();
+      adopt(res.table, { own: true });
+    } catch (err) {
+      mine.committing = false;
+      if (err instanceof api.OfflineError) {
+        // Keep the sheet and the idempotency key: Confirm again retries the very same action.
+        mine.sheet.setBusy(false);
+        mine.sheet.setBody(h("p", { class: "muted" }, t("offline.not_sent_retry")));
+        return;
+      }
+      if (pending === mine) pending = null;
+      mine.sheet.close();
+      handleWriteError(err);
+    }
+  }
+
+  /** Post without a confirm step (e.g. the digital first die, which has no choice in it). */
+  async function commitNow(event) {
+    if (readOnly || pending) return;
+    const mine = { event, key: api.newIdempotencyKey(), version: table.version, committing: true, sheet: { close() {}, setBusy() {} } };
+    pending = mine;
+    try {
+      const res = await api.postEvent(id, token, mine.version, event, mine.key);
+      adopt(res.table, { own: true });
+    } catch (err) {
+      handleWriteError(err);
+    } finally {
+      if (pending === mine) pending = null;
+    }
+  }
+
+  const poller = startPolling(id, {
+    etag: first.etag,
+    onTable: (data, { stale }) => {
+      if (!stale) adopt(data);
+    },
+  });
+  const offConnectivity = api.onConnectivity((online) => online && poller.now());
+  const onOnline = () => poller.now();
+  window.addEventListener("online", onOnline);
+
+  return () => {
+    destroyed = true;
+    poller.stop();
+    offConnectivity();
+    window.removeEventListener("online", onOnline);
+    if (pending) pending.sheet.close();
+    if (screen.destroy) screen.destroy();
+  };
+}

@@ -1,0 +1,360 @@
+"""The phone app against the real server: create a Mahé table, play by tapping, undo, and watch
+a second phone follow within 2 seconds; installability; layout at 360×740."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from typing import Any
+
+import requests
+from playwright.sync_api import expect
+
+WIDTH, HEIGHT = 360, 740
+
+
+def tap(page: Any, testid: str) -> None:
+    page.get_by_test_id(testid).tap()
+
+
+def confirm(page: Any, expect_text: str | None = None) -> str:
+    """Wait for the preview in the confirm sheet, check it, tap Confirm, wait until it is posted."""
+    button = page.get_by_test_id("confirm")
+    expect(button).to_be_enabled()
+    body = page.get_by_test_id("sheet-body")
+    text = body.inner_text()
+    if expect_text is not None:
+        expect(body).to_contain_text(expect_text)
+    button.tap()
+    expect(page.get_by_test_id("sheet")).to_have_count(0)
+    return text
+
+
+def turtle_on(page: Any, field: int, colour: str) -> Any:
+    return page.get_by_test_id(f"track-field-{field}").get_by_test_id(f"turtle-{colour}")
+
+
+def create_table_by_ui(page: Any, base: str) -> str:
+    page.goto(base + "/")
+    tap(page, "new-table-mahe")
+    page.get_by_test_id("player-name-0").fill("Eva")
+    page.get_by_test_id("player-name-1").fill("Tom")
+    # 2 players → two turtles each (MA-2); the defaults are red+yellow and green+light blue.
+    expect(page.get_by_test_id("colour-0-red")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("colour-1-green")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("colour-1-red")).to_be_disabled()
+    expect(page.get_by_test_id("chance-physical")).to_have_attribute("aria-pressed", "true")
+    tap(page, "create-table")
+    expect(page.get_by_test_id("board")).to_be_visible()
+    table_id = page.evaluate("location.hash").split("/")[2]
+    assert "k=" not in page.url, "the write token must not stay in the visible URL"
+    tokens = json.loads(page.evaluate("localStorage.getItem('kibitz.tokens')"))
+    assert tokens.get(table_id), "the write token is kept in localStorage under the table id"
+    return table_id
+
+
+def test_play_undo_and_second_phone_follows(live_server: str, new_phone: Any) -> None:
+    page = new_phone()
+    table_id = create_table_by_ui(page, live_server)
+
+    # Physical chance: the first face-up egg card is typed in (MA-12).
+    tap(page, "card-5")
+    confirm(page, "5 eggs")
+    expect(page.get_by_test_id("face-up")).to_contain_text("5")
+
+    # Two turtles each: Eva chooses which moves first (MA-9).
+    tap(page, "choose-turtle-red")
+    confirm(page, "Red moves first")
+
+    # First die 4: one tap + confirm; then Eva decides (MA-4).
+    expect(page.get_by_test_id("turn-info")).to_contain_text("Eva")
+    tap(page, "die-4")
+    confirm(page, "4 fields")
+    expect(page.get_by_test_id("decider")).to_contain_text("Eva")
+    expect(page.get_by_test_id("another-die")).to_contain_text("50")  # bust chance after a 4
+
+    # Another die: 2 → (4 + 2) × 2 = 12 (MA-3).
+    tap(page, "another-die")
+    expect(page.get_by_test_id("die-2")).to_contain_text("12")  # the odds: where a 2 would end
+    tap(page, "die-2")
+    confirm(page, "12 fields")
+    tap(page, "stop")
+    confirm(page, "field 12")
+    expect(turtle_on(page, 12, "red")).to_be_visible()
+    expect(page.get_by_test_id("last-move")).to_contain_text("field 12")
+
+    # Undo takes back the stop: red is on the raft again and the decision is open.
+    expect(page.get_by_test_id("undo")).to_be_enabled()
+    tap(page, "undo")
+    confirm(page)
+    expect(page.get_by_test_id("raft").get_by_test_id("turtle-red")).to_be_visible()
+    expect(turtle_on(page, 12, "red")).to_have_count(0)
+    tap(page, "stop")
+    confirm(page, "field 12")
+    expect(turtle_on(page, 12, "red")).to_be_visible()
+
+    # The join link from the share sheet opens the table on a second phone, with write access.
+    tap(page, "share")
+    link = page.get_by_test_id("share-link").input_value()
+    assert (
+        link
+        == f"{live_server}/#/t/{table_id}?k="
+        + json.loads(page.evaluate("localStorage.getItem('kibitz.tokens')"))[table_id]
+    )
+    tap(page, "close")
+
+    other = new_phone()
+    other.goto(link)
+    expect(turtle_on(other, 12, "red")).to_be_visible()
+    assert "k=" not in other.url
+    expect(other.get_by_test_id("view-only")).to_have_count(0)
+    expect(other.get_by_test_id("turn-info")).to_contain_text("Eva")
+
+    # Eva's second turtle (yellow) moves 3; the other phone shows it within 2 seconds.
+    expect(page.get_by_test_id("turn-info")).to_contain_text("Yellow", ignore_case=True)
+    tap(page, "die-3")
+    confirm(page, "3 fields")
+    tap(page, "stop")
+    confirm(page, "field 3")
+    posted = time.monotonic()
+    expect(turtle_on(other, 3, "yellow")).to_be_visible(timeout=2000)
+    assert time.monotonic() - posted <= 2.0
+    expect(other.get_by_test_id("turn-info")).to_contain_text("Tom", timeout=2000)
+
+    # The second phone can play too, and the first follows.
+    other.get_by_test_id("choose-turtle-green").tap()
+    confirm(other, "Green moves first")
+    expect(page.get_by_test_id("die-1")).to_be_visible(timeout=2000)
+
+    # A link without the key is view only: state shown, no buttons.
+    viewer = new_phone()
+    viewer.goto(f"{live_server}/#/t/{table_id}")
+    expect(viewer.get_by_test_id("view-only")).to_be_visible()
+    expect(turtle_on(viewer, 12, "red")).to_be_visible()
+    expect(viewer.get_by_test_id("die-1")).to_have_count(0)
+    expect(viewer.get_by_test_id("undo")).to_have_count(0)
+
+
+def test_stale_version_adopts_the_current_table(live_server: str, new_phone: Any) -> None:
+    page = new_phone()
+    table_id = create_table_by_ui(page, live_server)
+    token = json.loads(page.evaluate("localStorage.getItem('kibitz.tokens')"))[table_id]
+    tap(page, "card-4")
+    expect(page.get_by_test_id("confirm")).to_be_enabled()
+    # Another phone records the card first.
+    answer = requests.post(
+        f"{live_server}/api/tables/{table_id}/events",
+        json={"expected_version": 0, "event": {"type": "reveal_card", "value": 6}},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=5,
+    )
+    assert answer.status_code == 201
+    # Either the poll notices first (sheet closes) or Confirm gets 409: both end on the new table.
+    if page.get_by_test_id("confirm").count():
+        with contextlib.suppress(Exception):  # the sheet may close under our finger
+            page.get_by_test_id("confirm").tap(timeout=1000)
+    expect(page.get_by_test_id("toast").first).to_contain_text("updated")
+    expect(page.get_by_test_id("face-up")).to_contain_text("6")
+    expect(page.get_by_test_id("choose-turtle-red")).to_be_visible()
+
+
+def test_problem_detail_is_shown(live_server: str, new_phone: Any) -> None:
+    page = new_phone()
+    table_id = create_table_by_ui(page, live_server)
+    # A stale token: the server refuses with problem+json; the app shows its `detail`.
+    page.evaluate(
+        "id => { const t = JSON.parse(localStorage.getItem('kibitz.tokens')); t[id] = 'wrong';"
+        " localStorage.setItem('kibitz.tokens', JSON.stringify(t)); }",
+        table_id,
+    )
+    page.reload()
+    tap(page, "card-2")
+    page.get_by_test_id("confirm").tap()
+    toast = page.get_by_test_id("toast").first
+    expect(toast).to_be_visible()
+    expect(toast).not_to_have_text("Something went wrong. Please try again.")  # the server's detail
+    expect(page.get_by_test_id("face-up")).not_to_contain_text("2")
+
+
+def test_manifest_and_service_worker(live_server: str, phone_page: Any) -> None:
+    page = phone_page
+    page.goto(live_server + "/")
+    expect(page.get_by_test_id("new-table-mahe")).to_be_visible()
+    href = page.get_attribute("link[rel=manifest]", "href")
+    assert href
+    manifest = page.evaluate("url => fetch(url).then(r => r.json())", href)
+    assert manifest["name"] == "Kibitz"
+    assert manifest["start_url"] == "./"
+    assert manifest["display"] == "standalone"
+    assert manifest["theme_color"]
+    icons = {(i["sizes"], i.get("purpose", "any")) for i in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= icons
+    for icon in manifest["icons"]:
+        status = page.evaluate("url => fetch(url).then(r => r.status)", icon["src"])
+        assert status == 200, icon
+
+    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    assert scope == live_server + "/"
+    cached = page.evaluate(
+        """async () => {
+            const name = (await caches.keys()).find(n => n.startsWith('kibitz-shell-'));
+            const cache = await caches.open(name);
+            return (await cache.keys()).map(r => new URL(r.url).pathname);
+        }"""
+    )
+    for path in (
+        "/",
+        "/app.js",
+        "/css/app.css",
+        "/i18n/de.json",
+        "/js/games/mahe/board.js",
+        "/rules/mahe.en.html",
+    ):
+        assert path in cached, path
+
+    # The shell opens without a network; API calls then report "offline".
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        expect(page.get_by_test_id("home-link")).to_be_visible()
+        expect(page.get_by_test_id("join-input")).to_be_visible()
+        page.goto(live_server + "/rules/mahe.en.html")
+        expect(page.locator("#decision-MA-3")).to_have_count(1)
+    finally:
+        page.context.set_offline(False)
+
+
+def _ready_table(base: str) -> str:
+    """A 2-player physical table at its first die (created through the API)."""
+    body: dict[str, Any] = {
+        "game": "mahe",
+        "players": [
+            {"name": "Eva", "colours": ["red", "yellow"]},
+            {"name": "Tom", "colours": ["green", "lightblue"]},
+        ],
+        "options": {"chance": "physical", "egg_dice_variant": False, "first_seat": 0},
+    }
+    created = requests.post(f"{base}/api/tables", json=body, timeout=5).json()
+    version = 0
+    events: list[dict[str, Any]] = [
+        {"type": "reveal_card", "value": 3},
+        {"type": "choose_turtle", "turtle": "red"},
+    ]
+    for event in events:
+        answer = requests.post(
+            f"{base}/api/tables/{created['id']}/events",
+            json={"expected_version": version, "event": event},
+            headers={"Authorization": f"Bearer {created['write_token']}"},
+            timeout=5,
+        )
+        assert answer.status_code == 201, answer.text
+        version = answer.json()["table"]["version"]
+    return f"{base}{created['join_path']}"
+
+
+def _assert_no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    assert width <= WIDTH, f"page is {width}px wide"
+
+
+def _assert_thumb_reachable(page: Any, testid: str) -> None:
+    box = page.get_by_test_id(testid).bounding_box()
+    assert box, testid
+    assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (testid, box)
+    assert box["y"] >= HEIGHT / 2 and box["y"] + box["height"] <= HEIGHT, (testid, box)
+    assert box["height"] >= 48, (testid, box)
+
+
+def test_layout_at_360x740(live_server: str, phone_page: Any) -> None:
+    page = phone_page
+    page.goto(live_server + "/")
+    expect(page.get_by_test_id("new-table-mahe")).to_be_visible()
+    _assert_no_horizontal_scroll(page)
+    _assert_thumb_reachable(page, "new-table-mahe")
+
+    tap(page, "new-table-mahe")
+    expect(page.get_by_test_id("create-table")).to_be_visible()
+    _assert_no_horizontal_scroll(page)
+    _assert_thumb_reachable(page, "create-table")
+    page.screenshot(path="/tmp/kibitz-setup-360x740.png")
+
+    page.goto(_ready_table(live_server))
+    expect(page.get_by_test_id("die-6")).to_be_visible()
+    _assert_no_horizontal_scroll(page)
+    for value in range(1, 7):
+        _assert_thumb_reachable(page, f"die-{value}")
+    page.screenshot(path="/tmp/kibitz-table-360x740.png")
+
+    tap(page, "die-2")
+    confirm(page)
+    for testid in ("stop", "another-die", "undo"):
+        _assert_thumb_reachable(page, testid)
+    expect(page.get_by_test_id("board")).to_be_in_viewport()
+    _assert_no_horizontal_scroll(page)
+    page.screenshot(path="/tmp/kibitz-decide-360x740.png")
+
+
+def _finished_table(base: str) -> tuple[str, dict[str, Any]]:
+    """Play a 4-player physical table to its end through the API: every move is a 6, then stop."""
+    names = ["Eva", "Tom", "Ann", "Bob"]
+    colours = ["red", "yellow", "green", "purple"]
+    body: dict[str, Any] = {
+        "game": "mahe",
+        "players": [{"name": n, "colours": [c]} for n, c in zip(names, colours, strict=True)],
+        "options": {"chance": "physical", "egg_dice_variant": False, "first_seat": 0},
+    }
+    created = requests.post(f"{base}/api/tables", json=body, timeout=5).json()
+    table = created["table"]
+    session = requests.Session()
+    session.headers["Authorization"] = f"Bearer {created['write_token']}"
+    for _ in range(1000):
+        if table["finished"]:
+            break
+        kinds = {a["type"] for a in table["legal_actions"]["actions"]}
+        if "reveal_card" in kinds:
+            event: dict[str, Any] = {"type": "reveal_card", "value": 4}
+        elif "choose_turtle" in kinds:
+            event = {"type": "choose_turtle", "turtle": table["legal_actions"]["actions"][0]["turtles"][0]}
+        elif table["legal_actions"]["phase"] == "roll":
+            event = {"type": "die", "value": 6}
+        else:
+            event = {"type": "stop"}
+        answer = session.post(
+            f"{base}/api/tables/{created['id']}/events",
+            json={"expected_version": table["version"], "event": event},
+            timeout=5,
+        )
+        assert answer.status_code == 201, answer.text
+        table = answer.json()["table"]
+    assert table["finished"]
+    return f"{base}{created['join_path']}", table
+
+
+def test_end_screen(live_server: str, phone_page: Any) -> None:
+    page = phone_page
+    link, table = _finished_table(live_server)
+    result = table["result"]
+    winners = [r["name"] for r in result["ranking"] if r["seat"] in result["winners"]]
+    page.goto(link)
+    expect(page.get_by_test_id("winner")).to_contain_text(winners[0])
+    expect(page.get_by_test_id("result-explanation")).to_have_text(result["explanation"])
+    expect(page.get_by_test_id("turn-info")).to_contain_text("Game over")
+    for testid, suffix in (("export-json", "/export"), ("export-csv", "/export.csv")):
+        href = page.get_by_test_id(testid).get_attribute("href")
+        assert href and href.endswith(suffix)
+        assert page.evaluate("url => fetch(url).then(r => r.status)", href) == 200
+    expect(page.get_by_test_id("export-bgstats")).to_be_visible()
+    for row in result["ranking"]:
+        expect(page.get_by_test_id(f"eggs-{row['seat']}")).to_have_text(str(row["eggs"]))
+    _assert_no_horizontal_scroll(page)
+    page.screenshot(path="/tmp/kibitz-end-360x740.png", full_page=True)
+
+    tap(page, "lang-switch")
+    expect(page.get_by_test_id("winner")).to_contain_text(
+        "gewinnt" if len(winners) == 1 else "Geteilter Sieg"
+    )
+    expect(page.get_by_test_id("rules-link")).to_have_attribute("href", "rules/mahe.de.html")
+    why = page.get_by_test_id("why-result").get_attribute("href")
+    assert why == "rules/mahe.de.html#decision-MA-10"

@@ -1,0 +1,100 @@
+"""Checks on the phone app's files that need no browser: the service worker precaches the whole
+shell, every translated string exists in English and German, nothing breaks a strict CSP."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from pathlib import Path
+
+PWA = Path(__file__).resolve().parents[2] / "pwa"
+SW = (PWA / "sw.js").read_text(encoding="utf-8")
+
+
+def _sw_list(name: str) -> list[str]:
+    block = re.search(rf"const {name} = \[(.*?)\];", SW, re.S)
+    assert block, name
+    return re.findall(r'"([^"]+)"', block.group(1))
+
+
+def _app_files() -> list[str]:
+    skip = {"sw.js", "icons/make_icons.py"}
+    return sorted(
+        p.relative_to(PWA).as_posix()
+        for p in PWA.rglob("*")
+        if p.is_file() and not p.relative_to(PWA).as_posix().startswith("rules/")
+        if p.relative_to(PWA).as_posix() not in skip and "__pycache__" not in p.parts
+    )
+
+
+def test_service_worker_precaches_the_whole_shell() -> None:
+    shell = _sw_list("SHELL")
+    assert "./" in shell
+    missing = [f for f in _app_files() if f not in shell]
+    assert not missing, f"add to SHELL in sw.js (and bump CACHE_VERSION): {missing}"
+    absent = [f for f in shell if f != "./" and not (PWA / f).is_file()]
+    assert not absent, f"SHELL lists files that do not exist: {absent}"
+    rules = _sw_list("RULES")
+    assert "rules/rules.css" in rules
+    for page in sorted((PWA / "rules").glob("*.html")):
+        assert f"rules/{page.name}" in rules, page.name
+    assert re.search(r'const CACHE_VERSION = "[^"]+";', SW)
+
+
+def _translation_keys_used() -> set[str]:
+    keys: set[str] = set()
+    for path in PWA.joinpath("js").rglob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r"""\bt\(\s*["']([\w.-]+)["']""", text))
+        keys |= set(re.findall(r"""(?:codeText|serverText)\(\s*["']([\w.-]+)["']""", text))
+    return keys
+
+
+def test_translations_are_complete() -> None:
+    en = json.loads((PWA / "i18n/en.json").read_text(encoding="utf-8"))
+    de = json.loads((PWA / "i18n/de.json").read_text(encoding="utf-8"))
+    assert set(en) == set(de), set(en) ^ set(de)
+    for key in _translation_keys_used():
+        assert key in en or f"{key}.one" in en, f"missing translation: {key}"
+    for key, text in en.items():
+        assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", de[key])), key
+    for colour in ("red", "yellow", "green", "lightblue", "darkblue", "purple", "black"):
+        assert f"colour.{colour}" in en
+
+
+def test_nothing_needs_unsafe_inline() -> None:
+    html = (PWA / "index.html").read_text(encoding="utf-8")
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html), "inline script"
+    assert not re.search(r"\sstyle=", html), "style attribute"
+    assert not re.search(r"\son\w+=", html), "inline event handler"
+    assert "<style" not in html
+    assert not re.search(r"""(?:src|href)=["']https?://""", html), "external resource"
+    for path in PWA.joinpath("js").rglob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        assert "innerHTML" not in text and "insertAdjacentHTML" not in text, path
+        assert not re.search(r"""setAttribute\(\s*["'](?:style|on\w+)["']""", text), path
+        assert "eval(" not in text and "new Function" not in text, path
+        assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), f"external URL in {path}"
+
+
+def test_manifest_and_icons() -> None:
+    manifest = json.loads((PWA / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["name"] == "Kibitz"
+    assert manifest["start_url"] == "./"
+    assert manifest["display"] == "standalone"
+    purposes = {(icon["sizes"], icon.get("purpose", "any")) for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= purposes
+    for icon in manifest["icons"]:
+        data = (PWA / icon["src"]).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", icon["src"]
+        width, height = struct.unpack(">II", data[16:24])
+        assert f"{width}x{height}" == icon["sizes"], icon["src"]
+
+
+def test_rule_decisions_match_the_rules_pages() -> None:
+    status = (PWA / "js/games/mahe/status.js").read_text(encoding="utf-8")
+    listed = re.search(r"DECISIONS = new Set\(\[(.*?)\]\)", status)
+    assert listed
+    index = json.loads((PWA / "rules/index.json").read_text(encoding="utf-8"))
+    assert set(re.findall(r'"(MA-\d+)"', listed.group(1))) == set(index["mahe"]["decisions"])
