@@ -79,7 +79,13 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         "writeToken",
         {"type": "http", "scheme": "bearer", "description": "The table's write token from its creation"},
     )
-    for blueprint in (games.blp, tables.blp, records.blp, mahe.blp):
+    blueprints = [
+        games.blp,
+        tables.blp,
+        records.blp,
+        mahe.blp,
+    ]
+    for blueprint in blueprints:
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     register_security_headers(app)
