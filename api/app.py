@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask_cors import CORS
 from flask_smorest import Api
 
 from api.config import database_url_from_env
 from api.db.engine import make_engine
 from api.http import games, mahe, records, tables
 from api.http.context import STORE_KEY
+from api.http.limits import install_rate_limits
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
@@ -70,6 +72,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(config)
+    install_rate_limits(app)
     engine = make_engine(database_url or database_url_from_env())
     app.extensions[STORE_KEY] = TableStore(engine)
 
@@ -89,5 +92,14 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     register_security_headers(app)
+    # Third-party web apps call the API from their own origin; writes use bearer tokens, not cookies.
+    CORS(
+        app,
+        resources={r"/api/*": {"origins": "*"}},
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+        expose_headers=["ETag", "Retry-After"],
+        methods=["GET", "POST", "PUT", "OPTIONS"],
+        max_age=600,
+    )
     app.register_blueprint(pwa_blueprint)
     return app

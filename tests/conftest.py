@@ -64,9 +64,17 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return str(request.getfixturevalue("postgres_url"))
 
 
+# Generous limits for the suite; tests of the limits themselves set their own.
+TEST_LIMITS = {"KIBITZ_CREATE_LIMIT": "10000 per minute", "KIBITZ_TOKEN_FAILURE_LIMIT": "10000 per minute"}
+
+
+def make_test_app(url: str, **config: object) -> Flask:
+    return create_app(url, TESTING=True, **{**TEST_LIMITS, **config})
+
+
 @pytest.fixture
 def app(sqlite_url: str) -> Flask:
-    return create_app(sqlite_url, TESTING=True)
+    return make_test_app(sqlite_url)
 
 
 @pytest.fixture
@@ -77,7 +85,7 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def any_db_client(db_url: str) -> FlaskClient:
     """A client on SQLite and, as a second run, on PostgreSQL."""
-    return create_app(db_url, TESTING=True).test_client()
+    return make_test_app(db_url).test_client()
 
 
 def free_port() -> int:
@@ -93,7 +101,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"sqlite:///{db_file}"
     upgrade(url)
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "KIBITZ_BIND": f"127.0.0.1:{port}"}
+    env = {**os.environ, **TEST_LIMITS, "DATABASE_URL": url, "KIBITZ_BIND": f"127.0.0.1:{port}"}
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
         cwd=ROOT,

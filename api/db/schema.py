@@ -59,3 +59,16 @@ events = Table(
     UniqueConstraint("table_id", "seq", name="uq_events_table_seq"),
     UniqueConstraint("table_id", "idempotency_key", name="uq_events_table_idem"),
 )
+
+board_sheets = Table(
+    "board_sheets",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("name", String(80), nullable=False),
+    Column("data", JSON, nullable=False),
+    Column("edit_token_hash", String(64), nullable=False),
+    Column("version", Integer, nullable=False, default=1),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)

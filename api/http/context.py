@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import current_app, request
 
 from api.tables.store import TableStore
 
+if TYPE_CHECKING:
+    from api.sheets.store import SheetStore
+
 STORE_KEY = "kibitz.store"
+SHEETS_KEY = "kibitz.sheets"
 
 
 def store() -> TableStore:
     return current_app.extensions[STORE_KEY]  # type: ignore[no-any-return]
+
+
+def sheet_store() -> SheetStore:
+    return current_app.extensions[SHEETS_KEY]  # type: ignore[no-any-return]
 
 
 def bearer_token() -> str | None:

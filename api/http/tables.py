@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from api.http import examples
 from api.http.context import bearer_token, store
+from api.http.limits import guard_creation, guard_token
 from api.http.schemas import (
     AppendedSchema,
     AppendSchema,
@@ -59,6 +60,7 @@ class Tables(MethodView):
         the write token — needed for every append and shared with the players as a join link — and
         the initial state with the legal first actions.
         """
+        guard_creation()
         table, token = store().create(body["game"], body["players"], body["options"], body.get("seed"))
         return {
             "id": table.id,
@@ -114,6 +116,7 @@ class TableEvents(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED", description="No write token")
     @blp.alt_response(403, response="FORBIDDEN", description="Wrong write token")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS", description="Too many wrong tokens for this table")
     @blp.alt_response(
         409,
         response="CONFLICT",
@@ -135,13 +138,14 @@ class TableEvents(MethodView):
         applied twice. `{"type": "undo"}` takes back the last event in effect; the undo is itself
         recorded.
         """
-        appended = store().append(
-            table_id,
-            bearer_token(),
-            body["expected_version"],
-            body["event"],
-            request.headers.get("Idempotency-Key") or None,
-        )
+        with guard_token(table_id):
+            appended = store().append(
+                table_id,
+                bearer_token(),
+                body["expected_version"],
+                body["event"],
+                request.headers.get("Idempotency-Key") or None,
+            )
         payload = {"seq": appended.seq, "replayed": appended.replayed, "table": table_view(appended.table)}
         return payload, 201
 

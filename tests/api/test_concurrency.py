@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api.app import create_app
 from api.http.context import store
 from api.rules.registry import get_game
 from api.tables.replay import replay
 from tests.api.table_client import four_players
+from tests.conftest import make_test_app
 
 APPENDS_PER_CLIENT = 25
 
@@ -64,7 +64,7 @@ def phone(app: Flask, table_id: str, token: str, name: str, acked: dict, conflic
 
 @pytest.fixture
 def shared_app(db_url: str) -> Flask:
-    return create_app(db_url, TESTING=True)
+    return make_test_app(db_url)
 
 
 def test_two_phones_appending_concurrently_lose_and_double_nothing(shared_app: Flask) -> None:

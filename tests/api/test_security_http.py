@@ -1,0 +1,64 @@
+"""Security: rate limits on creation and token guessing, CORS only for the API, headers."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from tests.api.table_client import four_players, reveal
+from tests.conftest import make_test_app
+
+
+def test_table_creation_is_rate_limited_per_client(sqlite_url: str) -> None:
+    client = make_test_app(sqlite_url, KIBITZ_CREATE_LIMIT="3 per minute").test_client()
+    statuses = [client.post("/api/tables", json=four_players()).status_code for _ in range(5)]
+    assert statuses == [201, 201, 201, 429, 429]
+    refused = client.post("/api/tables", json=four_players())
+    assert refused.mimetype == "application/problem+json"
+    assert refused.get_json()["code"] == "too-many-requests"
+
+
+def test_token_guessing_is_cut_off_per_table_and_right_token_still_works_elsewhere(sqlite_url: str) -> None:
+    client = make_test_app(sqlite_url, KIBITZ_TOKEN_FAILURE_LIMIT="3 per minute").test_client()
+    target = client.post("/api/tables", json=four_players()).get_json()
+    other = client.post("/api/tables", json=four_players()).get_json()
+    body = {"expected_version": 0, "event": reveal(3)}
+
+    def append(table: dict, token: str) -> int:
+        return client.post(
+            f"/api/tables/{table['id']}/events", json=body, headers={"Authorization": f"Bearer {token}"}
+        ).status_code
+
+    assert [append(target, f"guess-{i}") for i in range(5)] == [403, 403, 403, 429, 429]
+    # Even the right token is refused for this client while it is locked out of this table...
+    assert append(target, target["write_token"]) == 429
+    # ...but its other table is unaffected.
+    assert append(other, other["write_token"]) == 201
+
+
+def test_cors_is_open_on_the_api_only(client: FlaskClient) -> None:
+    origin = {"Origin": "https://thirdparty.example"}
+    api = client.get("/api/games", headers=origin)
+    assert api.headers["Access-Control-Allow-Origin"] in ("*", origin["Origin"])
+    preflight = client.options(
+        "/api/tables/x/events",
+        headers={
+            **origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Authorization, Idempotency-Key, Content-Type",
+        },
+    )
+    assert preflight.status_code == 200
+    allowed = preflight.headers["Access-Control-Allow-Headers"].lower()
+    assert "authorization" in allowed and "idempotency-key" in allowed
+    assert "etag" in api.headers["Access-Control-Expose-Headers"].lower()
+    app_shell = client.get("/", headers=origin)
+    assert "Access-Control-Allow-Origin" not in app_shell.headers
+
+
+def test_security_headers_everywhere(client: FlaskClient) -> None:
+    for path in ("/", "/api/games", "/api/tables/nope", "/manifest.webmanifest"):
+        headers = client.get(path).headers
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        assert headers["Referrer-Policy"] == "no-referrer"
