@@ -10,13 +10,14 @@ from flask_smorest import Api
 
 from api.config import database_url_from_env
 from api.db.engine import make_engine
-from api.http import games, mahe, records, tables
-from api.http.context import STORE_KEY
+from api.http import games, magellan, mahe, mhing, records, sheets, tables
+from api.http.context import SHEETS_KEY, STORE_KEY
 from api.http.limits import install_rate_limits
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
 from api.http.security import register_security_headers
+from api.sheets.store import SheetStore
 from api.tables.store import TableStore
 
 API_VERSION = "1.0.0"
@@ -75,6 +76,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     install_rate_limits(app)
     engine = make_engine(database_url or database_url_from_env())
     app.extensions[STORE_KEY] = TableStore(engine)
+    app.extensions[SHEETS_KEY] = SheetStore(engine)
 
     api = KibitzApi(app)
     app.extensions["kibitz.api"] = api
@@ -87,6 +89,9 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         tables.blp,
         records.blp,
         mahe.blp,
+        magellan.blp,
+        mhing.blp,
+        sheets.blp,
     ]
     for blueprint in blueprints:
         api.register_blueprint(blueprint)

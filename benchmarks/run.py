@@ -1,6 +1,7 @@
 """Run every benchmark: `make bench`."""
 
-from benchmarks import read_cost
+from benchmarks import mhing_scoring, read_cost
 
 if __name__ == "__main__":
     read_cost.main()
+    mhing_scoring.main()

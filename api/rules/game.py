@@ -40,6 +40,10 @@ class Game(Protocol):
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         """Options with defaults filled in; raise InvalidSetup for unknown or bad ones."""
 
+    def public_event(self, event: Mapping[str, Any]) -> JSON:
+        """The event as anyone with the table id may read it in the log of an unfinished game
+        (secret card values masked); the full event is kept and exported once the game is over."""
+
     def reveals_hidden_chance(self, before: Any, after: Any) -> bool:
         """True when `after` shows a server-drawn die or card that `before` did not.
 

@@ -190,11 +190,13 @@ class TableStore:
         while node:
             effective.add(node)
             node = prev_head[node]
+        game = require_game(table.game)
+        shown = (lambda event: event) if table.finished else game.public_event
         entries = [
             {
                 "seq": r["seq"],
                 "kind": r["kind"],
-                "event": r["payload"],
+                "event": shown(r["payload"]),
                 "undoes": r["undoes"],
                 "in_effect": r["kind"] == "game" and r["seq"] in effective,
                 "at": r["created_at"],

@@ -47,6 +47,10 @@ class MaheGame:
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         return setup.options_json(setup.parse_options(options))
 
+    def public_event(self, event: Mapping[str, Any]) -> JSON:
+        """Every Mahé event is seen by the whole table: dice and face-up cards are public (MA-12)."""
+        return dict(event)
+
     def reveals_hidden_chance(self, before: MaheState, after: MaheState) -> bool:
         """MA-12: in digital games a die drawn or a card turned up by the server stays secret until
         the event is recorded (a typed-in value is already known to the table)."""

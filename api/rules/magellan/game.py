@@ -1,0 +1,69 @@
+"""`MAGELLAN`: the Magellan rules behind the platform's Game protocol (api.rules.game.Game)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from api.rules.magellan import actions, engine, final, serial, setup, views
+from api.rules.magellan.state import MagellanState
+
+JSON = dict[str, Any]
+
+
+class MagellanGame:
+    """Stateless facade; every state is an immutable MagellanState."""
+
+    name: str = "magellan"
+    title: str = "Magellan"
+    min_players: int = 3
+    max_players: int = 6
+
+    def new_game(
+        self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int
+    ) -> MagellanState:
+        """MG-3 setup; InvalidSetup for bad players or options."""
+        return setup.new_game(players, options, seed)
+
+    def apply(self, state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
+        """Next state, or IllegalMove / MalformedEvent; `state` is never mutated."""
+        return engine.apply(state, event)
+
+    def legal_actions(self, state: MagellanState) -> JSON:
+        return actions.legal_actions(state)
+
+    def public_view(self, state: MagellanState) -> JSON:
+        return views.public_view(state)
+
+    def dump(self, state: MagellanState) -> JSON:
+        return serial.dump(state)
+
+    def load(self, data: Mapping[str, Any]) -> MagellanState:
+        return serial.load(data)
+
+    def result(self, state: MagellanState) -> JSON | None:
+        return final.result(state)
+
+    def normalize_options(self, options: Mapping[str, Any]) -> JSON:
+        return setup.options_json(setup.parse_options(options))
+
+    def public_event(self, event: Mapping[str, Any]) -> JSON:
+        """Cards drawn into a hand and cards slid under Magellan are secret until the end (MG-6,
+        MG-8, MG-9); the log masks their values while the game runs."""
+        secret = SECRET_EVENT_FIELDS.get(str(event.get("type")), ())
+        return {key: ("hidden" if key in secret else value) for key, value in event.items()}
+
+    def reveals_hidden_chance(self, before: MagellanState, after: MagellanState) -> bool:
+        """Digital play: a card turned up, drawn or pulled by the server stays secret until the event
+        is recorded (typed-in values are already known to the table)."""
+        return after.draws != before.draws
+
+
+# Event fields whose values a player keeps to themselves while the game runs.
+SECRET_EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "draw": ("cards",),
+    "slide": ("value",),
+    "swap": ("draw",),
+}
+
+MAGELLAN = MagellanGame()

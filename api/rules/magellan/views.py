@@ -1,0 +1,176 @@
+"""`public_view`: the state as every player may see it, and `private_view` for one seat.
+
+Secret, never in the public view: the seed, the order of the explorer decks and of the draw stack,
+ledger hands (only their sizes; an open Cook A hand is shown), and the values slid face down under
+Magellan A (only how many) until the scoring. A player's own hand is not in the public view: the
+pure helper `private_view(state, seat)` gives it for a per-player view (the platform has none yet).
+At the scoring every hand is counted openly, so the scores show them (MG-10).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.rules.magellan import engine
+from api.rules.magellan.constants import EXPLORERS, FIELDS, PHASES, ROMAN
+from api.rules.magellan.final import first_scorer, result, score_inputs
+from api.rules.magellan.scoring import score_player, scoring_order
+from api.rules.magellan.setup import options_json
+from api.rules.magellan.sheet import missing_entries, sheet_json
+from api.rules.magellan.state import Card, MagellanState, Player
+
+JSON = dict[str, Any]
+
+
+def revealed(state: MagellanState) -> bool:
+    """From the scoring on every hand and every Magellan pile is counted openly (MG-10)."""
+    return state.stage in ("scoring", "finished")
+
+
+def scores_so_far(state: MagellanState) -> list[JSON] | None:
+    """Every player's breakdown once hands and crowns are known (during and after the scoring)."""
+    if not revealed(state) or engine.missing_for_scoring(state):
+        return None
+    if not state.ledger and any(p.final_hand is None for p in state.players):
+        return None
+    sides = state.options.side_map()
+    return [{"seat": s, **score_player(p, sides, state.sheet)} for s, p in enumerate(score_inputs(state))]
+
+
+def _card_json(state: MagellanState, card: Card | None) -> JSON | None:
+    if card is None:
+        return None
+    magellan_b = (card.explorer, state.options.side("magellan")) == ("magellan", "B")
+    return {
+        "explorer": card.explorer,
+        "phase": state.phase,
+        "field": state.phase,
+        "order": list(card.order),
+        "bids": [{"seat": b.seat, "amount": b.amount} for b in card.bids],
+        "high_bid": card.high_bid,
+        "high_bidder": card.high_bidder,
+        "passed": list(card.passed),
+        "turn": card.turn,
+        "winner": card.winner,
+        "price": card.price if card.winner is not None else None,
+        "todo": list(card.todo),
+        "draws_due": card.draws_due,
+        "payment": list(card.payment) if magellan_b else [],
+        "part": card.part,
+    }
+
+
+def _pile_json(state: MagellanState, pile: tuple[int, ...]) -> JSON:
+    face_up = state.options.side("magellan") == "B" or revealed(state)
+    return {"cards": len(pile), "slid": list(pile) if face_up else None}
+
+
+def _player_json(state: MagellanState, seat: int, player: Player) -> JSON:
+    won = [
+        {"phase": h.phase, "explorer": h.explorer, "price": h.price}
+        for h in state.history
+        if h.outcome == "sold" and h.seat == seat
+    ]
+    ledger = state.ledger
+    return {
+        "seat": seat,
+        "name": player.name,
+        "ships_left": player.ships_left,
+        "ships": [{"explorer": s.explorer, "field": s.field, "part": s.part} for s in player.ships],
+        "won": won,
+        "vetoes": player.vetoes,
+        "vetoes_used": player.vetoes_used,
+        "hand_size": len(player.hand) if ledger else None,
+        "open_hand": list(player.hand) if ledger and (player.hand_open or revealed(state)) else None,
+        "magellan_piles": [_pile_json(state, pile) for pile in player.piles],
+        "final_hand_entered": None if ledger else player.final_hand is not None,
+        "pizarro": list(player.pizarro),
+    }
+
+
+def _board(state: MagellanState) -> JSON:
+    board: JSON = {e: {ROMAN[f]: [] for f in FIELDS} for e in EXPLORERS}
+    for seat, player in enumerate(state.players):
+        for ship in player.ships:
+            board[ship.explorer][ROMAN[ship.field]].append({"seat": seat, "part": ship.part})
+    return board
+
+
+def needed_now(state: MagellanState) -> list[str]:
+    """Sheet entries the game is waiting for right now (phase-end income, scoring)."""
+    if state.stage == "phase_end" and state.ledger and state.phase_end and state.phase_end.income is None:
+        return engine.missing_for_income(state)
+    if state.stage == "scoring":
+        return engine.missing_for_scoring(state)
+    return []
+
+
+def public_view(state: MagellanState) -> JSON:
+    options = options_json(state.options)
+    del options["board_sheet"]  # the current sheet is `board_sheet` below (set_board_sheet changes it)
+    pe, sc = state.phase_end, state.scoring
+    return {
+        "game": "magellan",
+        "options": options,
+        "phase": state.phase,
+        "stage": state.stage,
+        "waiting_for": engine.waiting_text(state),
+        "decks": [
+            {
+                "phase": p,
+                "remaining": deck.size,
+                "composition": {e: n for e in EXPLORERS if (n := (*deck.hidden, *deck.bottom).count(e))},
+                "under_deck": list(deck.bottom),
+            }
+            for p, deck in zip(PHASES, state.decks, strict=True)
+        ],
+        "card": _card_json(state, state.card),
+        "players": [_player_json(state, s, p) for s, p in enumerate(state.players)],
+        "board": _board(state),
+        "history": [
+            {"phase": h.phase, "explorer": h.explorer, "outcome": h.outcome, "seat": h.seat, "price": h.price}
+            for h in state.history
+        ],
+        "last_winner": state.last_winner,
+        "money": {"draw_stack": len(state.draw), "discard": list(state.discard), "reshuffles": state.shuffles}
+        if state.ledger
+        else None,
+        "incomes": [{"phase": i + 1, "cards": list(cards)} for i, cards in enumerate(state.incomes)],
+        "phase_end": None
+        if pe is None
+        else {
+            "phase": pe.phase,
+            "income": None if pe.income is None else list(pe.income),
+            "due": list(pe.due),
+            "swaps": list(pe.swaps),
+        },
+        "scoring": None
+        if sc is None
+        else {
+            "order": scoring_order(first_scorer(state), len(state.players)),
+            "pizarro_seat": sc.pizarro_seat,
+            "pizarro_done": sc.pizarro_done,
+            "scores": scores_so_far(state),
+        },
+        "board_sheet": sheet_json(state.sheet),
+        "board_sheet_missing": missing_entries(state.sheet, state.options.side_map()),
+        "board_sheet_needed_now": needed_now(state),
+        "result": result(state),
+    }
+
+
+def private_view(state: MagellanState, seat: int) -> JSON:
+    """What only `seat` may see: the own hand (ledger) and the own Magellan values."""
+    player = state.players[seat]
+    return {
+        "seat": seat,
+        "name": player.name,
+        "hand": list(player.hand) if state.ledger else None,
+        "hand_open": player.hand_open,
+        "magellan_piles": [list(pile) for pile in player.piles],
+    }
+
+
+def hand_of(state: MagellanState, seat: int) -> list[int] | None:
+    """The seat's money cards in ledger depth (None in outcomes depth, where hands are not tracked)."""
+    return list(state.players[seat].hand) if state.ledger else None

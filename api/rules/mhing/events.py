@@ -1,0 +1,83 @@
+"""Reading the fields of an event; shape problems are MalformedEvent, rule problems IllegalMove."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.mhing.premiums import points as points_for
+
+EVENT_TYPES = ("round_won", "round_points", "round_drawn", "end_game")
+MAX_PREMIUMS = 300
+MAX_POINTS = 2**30
+
+
+def event_type(event: Any) -> str:
+    if not isinstance(event, Mapping):
+        raise MalformedEvent("event-not-object", "An event must be an object with a type.")
+    kind = event.get("type")
+    if not isinstance(kind, str):
+        raise MalformedEvent("type-required", "The event needs a type.")
+    if kind not in EVENT_TYPES:
+        raise MalformedEvent(
+            "unknown-event", f"Mhing has no event {kind!r}; it knows {', '.join(EVENT_TYPES)}."
+        )
+    return kind
+
+
+def seat(event: Mapping[str, Any], key: str, seats: int, *, required: bool) -> int | None:
+    value = event.get(key)
+    if value is None:
+        if required:
+            raise MalformedEvent(f"{key}-required", f"Say which seat is the {key} (0 to {seats - 1}).")
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedEvent("invalid-seat", f"The {key} must be a seat number.")
+    if not 0 <= value < seats:
+        raise IllegalMove("no-such-seat", f"The {key} {value} is not a seat: seats are 0 to {seats - 1}.")
+    return value
+
+
+def winner_and_discarder(event: Mapping[str, Any], seats: int) -> tuple[int, int | None]:
+    """The player who went out and, if the last card was a discard, whose (MH-3, MH-9)."""
+    winner = seat(event, "winner", seats, required=True)
+    assert winner is not None
+    discarder = seat(event, "discarder", seats, required=False)
+    if discarder == winner:
+        raise IllegalMove(
+            "discarder-is-winner",
+            "The winner cannot have discarded their own last card; leave discarder out for a card "
+            "drawn from the stack (MH-3).",
+            "MH-3",
+        )
+    return winner, discarder
+
+
+def typed_points(event: Mapping[str, Any]) -> tuple[int, int | None]:
+    """(points, premiums or None) of a round whose points are typed in: `points` from the MH-8 table,
+    or `premiums`, which the MH-8 table turns into points."""
+    has_points, has_premiums = event.get("points") is not None, event.get("premiums") is not None
+    if has_points == has_premiums:
+        raise MalformedEvent(
+            "points-or-premiums", "Give either the hand's points or its number of premiums (MH-8).", "MH-8"
+        )
+    if has_premiums:
+        premiums = event["premiums"]
+        if isinstance(premiums, bool) or not isinstance(premiums, int) or not 0 <= premiums <= MAX_PREMIUMS:
+            raise MalformedEvent(
+                "invalid-premiums",
+                f"Premiums must be a whole number from 0 to {MAX_PREMIUMS} (MH-8).",
+                "MH-8",
+            )
+        return points_for(premiums), premiums
+    value = event["points"]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedEvent("invalid-points", "Points must be a whole number (MH-8).", "MH-8")
+    if not (value == 0 or (2 <= value <= MAX_POINTS and value & (value - 1) == 0)):
+        raise IllegalMove(
+            "not-a-points-value",
+            f"{value} is not a hand's value: hands score 0, 2, 4, 8, 16, 32, 64, … points (MH-8).",
+            "MH-8",
+        )
+    return value, None
