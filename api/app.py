@@ -14,6 +14,7 @@ from api.http import games, magellan, mahe, mhing, records, sheets, tables
 from api.http.context import SHEETS_KEY, STORE_KEY
 from api.http.limits import install_rate_limits
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
+from api.http.pwa import SheetIdConverter, register_path_converter
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
 from api.http.security import register_security_headers
@@ -78,7 +79,9 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     app.extensions[STORE_KEY] = TableStore(engine)
     app.extensions[SHEETS_KEY] = SheetStore(engine)
 
+    register_path_converter(app)
     api = KibitzApi(app)
+    api.register_converter(SheetIdConverter, lambda _converter: {"type": "string"})
     app.extensions["kibitz.api"] = api
     api.spec.components.security_scheme(
         "writeToken",

@@ -16,7 +16,7 @@ from api.rules.magellan.stateless import score_position, stack_counts
 
 blp = Blueprint("magellan", __name__, url_prefix="/api/magellan", description="Magellan without a table")
 
-MONEY = fields.Integer(validate=validate.OneOf(MONEY_VALUES))
+MONEY = fields.Integer(strict=True, validate=validate.OneOf(MONEY_VALUES))
 SIDES = fields.Dict(
     keys=fields.String(validate=validate.OneOf(EXPLORERS)),
     values=fields.String(validate=validate.OneOf(("A", "B"))),
@@ -25,7 +25,7 @@ SIDES = fields.Dict(
 )
 STACK = fields.Dict(
     keys=fields.String(validate=validate.OneOf([str(v) for v in MONEY_VALUES])),
-    values=fields.Integer(validate=validate.Range(min=0, max=7)),
+    values=fields.Integer(strict=True, validate=validate.Range(min=0, max=7)),
     metadata={"description": 'Money value → copies left in the stack, e.g. {"1": 3, "9": 5}'},
 )
 
@@ -33,7 +33,7 @@ STACK = fields.Dict(
 class MagellanShipSchema(Schema):
     explorer = fields.String(required=True, validate=validate.OneOf(EXPLORERS))
     field = fields.Integer(
-        required=True, validate=validate.Range(min=1, max=3), metadata={"description": "1–3"}
+        strict=True, required=True, validate=validate.Range(min=1, max=3), metadata={"description": "1–3"}
     )
     part = fields.String(
         validate=validate.OneOf(PARTS),
@@ -44,8 +44,9 @@ class MagellanShipSchema(Schema):
 
 
 class MagellanSimulateSchema(Schema):
-    seed = fields.Integer(required=True, validate=validate.Range(min=0, max=2**62))
+    seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=2**62))
     count = fields.Integer(
+        strict=True,
         required=True,
         validate=validate.Range(min=0, max=63),
         metadata={"description": "Cards turned up so far; ask again with count + 1 to draw one more"},
@@ -82,6 +83,7 @@ class MagellanScoreRequestSchema(Schema):
         required=True, metadata={"description": "The board sheet (MG-2); the crowns of fields with ships"}
     )
     first_seat = fields.Integer(
+        strict=True,
         load_default=0,
         validate=validate.Range(min=0, max=5),
         metadata={"description": "Winner of the last card: scores first (MG-10)"},
@@ -93,7 +95,9 @@ class MagellanScoreRequestSchema(Schema):
 
 
 class MagellanScoreResultSchema(Schema):
-    scoring_order = fields.List(fields.Integer(), required=True, metadata={"description": "Seats, MG-10"})
+    scoring_order = fields.List(
+        fields.Integer(strict=True), required=True, metadata={"description": "Seats, MG-10"}
+    )
     scores = fields.List(
         fields.Dict(),
         required=True,
@@ -103,7 +107,7 @@ class MagellanScoreResultSchema(Schema):
         },
     )
     ranking = fields.List(fields.Dict(), required=True, metadata={"description": "seat, name, score, place"})
-    winners = fields.List(fields.Integer(), required=True)
+    winners = fields.List(fields.Integer(strict=True), required=True)
     decided_by = fields.String(required=True, metadata={"description": "`points` or `shared` (MG-12)"})
     explanation = fields.String(required=True)
 
@@ -119,10 +123,12 @@ class MagellanOddsRequestSchema(Schema):
         MONEY, load_default=list, metadata={"description": "Cards of this Pizarro draw so far"}
     )
     total = fields.Integer(
+        strict=True,
         validate=validate.Range(min=0, max=200),
         metadata={"description": "Current Pizarro sum; defaults to the sum of `drawn`"},
     )
     target = fields.Integer(
+        strict=True,
         allow_none=True,
         validate=validate.Range(min=-200, max=200),
         metadata={
@@ -132,14 +138,14 @@ class MagellanOddsRequestSchema(Schema):
 
 
 class MagellanOddsSchema(Schema):
-    total = fields.Integer(required=True)
-    stack_size = fields.Integer(required=True)
+    total = fields.Integer(strict=True, required=True)
+    stack_size = fields.Integer(strict=True, required=True)
     bust_chance = fields.Float(allow_none=True, required=True, metadata={"description": "Next card > 20"})
-    points_if_stop = fields.Integer(required=True)
+    points_if_stop = fields.Integer(strict=True, required=True)
     expected_points = fields.Float(required=True, metadata={"description": "Best stopping rule"})
     advice = fields.String(required=True, metadata={"description": "`draw` or `stop` for most points"})
     next_card = fields.List(fields.Dict(), required=True)
-    target = fields.Integer(allow_none=True, required=True)
+    target = fields.Integer(strict=True, allow_none=True, required=True)
     beat_chance = fields.Float(metadata={"description": "Chance to end above target, best stopping rule"})
     beat_advice = fields.String(metadata={"description": "`draw` or `stop` to beat the target"})
     tie_or_beat_chance = fields.Float(metadata={"description": "Chance to end at target or above"})
@@ -214,6 +220,7 @@ class Score(MethodView):
 class PizarroOdds(MethodView):
     @blp.arguments(
         MagellanOddsRequestSchema,
+        required=False,
         example={"known_cards": [8, 1, 1, 5, 2, 4, 1, 2, 3, 4], "drawn": [5, 6, 2], "target": 16},
     )
     @blp.response(200, MagellanOddsSchema)

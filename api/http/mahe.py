@@ -29,35 +29,39 @@ class MoveRequestSchema(Schema):
     position = fields.Nested(PositionSchema, required=True)
     turtle = fields.String(required=True, metadata={"description": "The moving turtle"})
     dice = fields.List(
-        fields.Integer(validate=validate.Range(min=1, max=6)),
+        fields.Integer(strict=True, validate=validate.Range(min=1, max=6)),
         required=True,
         validate=validate.Length(min=1, max=3),
         metadata={"description": "Dice in order; egg cards played as dice (MA-11) count as dice"},
     )
     owners = fields.Dict(
         keys=fields.String(),
-        values=fields.Integer(validate=validate.Range(min=0, max=6)),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=6)),
         metadata={"description": "Turtle colour → seat, to name seats in the answer"},
     )
     face_up = fields.Integer(
-        validate=validate.Range(min=1, max=7), metadata={"description": "The face-up card (7: beach)"}
+        strict=True,
+        validate=validate.Range(min=1, max=7),
+        metadata={"description": "The face-up card (7: beach)"},
     )
 
 
 class MoveResultSchema(Schema):
     position = fields.Nested(PositionSchema, required=True)
-    distance = fields.Integer(required=True)
+    distance = fields.Integer(strict=True, required=True)
     bust = fields.Boolean(required=True)
-    from_ = fields.Integer(data_key="from", required=True, metadata={"description": "0 = the raft"})
-    to = fields.Integer(required=True, metadata={"description": "0 = the raft"})
+    from_ = fields.Integer(
+        strict=True, data_key="from", required=True, metadata={"description": "0 = the raft"}
+    )
+    to = fields.Integer(strict=True, required=True, metadata={"description": "0 = the raft"})
     passes_beach = fields.Boolean(required=True)
     carried = fields.List(fields.String(), required=True)
     left_behind = fields.List(fields.String(), required=True)
     card_taker_turtle = fields.String(allow_none=True, required=True)
-    card_taker_seat = fields.Integer(allow_none=True, required=True)
-    card_value = fields.Integer(allow_none=True, required=True)
+    card_taker_seat = fields.Integer(strict=True, allow_none=True, required=True)
+    card_value = fields.Integer(strict=True, allow_none=True, required=True)
     decider_turtle = fields.String(required=True)
-    decider_seat = fields.Integer(allow_none=True, required=True)
+    decider_seat = fields.Integer(strict=True, allow_none=True, required=True)
     complete = fields.Boolean(
         required=True, metadata={"description": "False while the decider could still ask for a die"}
     )

@@ -8,6 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
+from api.http.strict import StrictBoolean
 from api.rules.mhing.claims import resolve_json
 from api.rules.mhing.events import MAX_PREMIUMS
 from api.rules.mhing.hand import parse_hand
@@ -72,7 +73,7 @@ class HandSchema(Schema):
 
 
 class ScoreRequestSchema(HandSchema):
-    discard = fields.Boolean(
+    discard = StrictBoolean(
         load_default=False,
         metadata={
             "description": "The last card was another player's discard (MH-9 variant 2: they pay double)"
@@ -85,13 +86,13 @@ class ShownGroupSchema(Schema):
     notation = fields.String(required=True, metadata={"description": "Jokers shown as `jk=b4`"})
     kind = fields.String(required=True, metadata={"description": "`triplet` or `sequence`"})
     laid_out = fields.Boolean(required=True)
-    jokers = fields.Integer(required=True)
+    jokers = fields.Integer(strict=True, required=True)
 
 
 class PairSchema(Schema):
     cards = fields.List(fields.String(), required=True)
     notation = fields.String(required=True)
-    jokers = fields.Integer(required=True)
+    jokers = fields.Integer(strict=True, required=True)
 
 
 class ReadingSchema(Schema):
@@ -115,15 +116,15 @@ class PremiumSchema(Schema):
     code = fields.String(required=True, metadata={"description": "Stable code, e.g. `honour-triplet`"})
     name = fields.String(required=True)
     rule = fields.String(required=True, metadata={"description": "MH-6 or MH-7"})
-    value = fields.Integer(required=True, metadata={"description": "Premiums per occurrence"})
-    count = fields.Integer(required=True, metadata={"description": "How often it occurs"})
-    premiums = fields.Integer(required=True, metadata={"description": "value × count"})
+    value = fields.Integer(strict=True, required=True, metadata={"description": "Premiums per occurrence"})
+    count = fields.Integer(strict=True, required=True, metadata={"description": "How often it occurs"})
+    premiums = fields.Integer(strict=True, required=True, metadata={"description": "value × count"})
     groups = fields.List(
-        fields.Integer(), required=True, metadata={"description": "Indices into reading.groups"}
+        fields.Integer(strict=True), required=True, metadata={"description": "Indices into reading.groups"}
     )
     pair = fields.Boolean(required=True, metadata={"description": "The pair is part of it"})
     occurrences = fields.List(
-        fields.List(fields.Integer()),
+        fields.List(fields.Integer(strict=True)),
         required=True,
         metadata={"description": "The groups of each occurrence"},
     )
@@ -136,11 +137,11 @@ class ScoreResultSchema(Schema):
         allow_none=True, required=True, metadata={"description": "`wrong-card-count` or `no-reading`"}
     )
     reason = fields.String(allow_none=True, required=True, metadata={"description": "Why it does not go out"})
-    cards = fields.Integer(required=True, metadata={"description": "Cards besides flowers"})
+    cards = fields.Integer(strict=True, required=True, metadata={"description": "Cards besides flowers"})
     reading = fields.Nested(ReadingSchema, allow_none=True, required=True)
     premiums = fields.List(fields.Nested(PremiumSchema), required=True)
-    total_premiums = fields.Integer(required=True)
-    points = fields.Integer(required=True, metadata={"description": "MH-8"})
+    total_premiums = fields.Integer(strict=True, required=True)
+    points = fields.Integer(strict=True, required=True, metadata={"description": "MH-8"})
     flowers = fields.List(fields.String(), required=True)
     discard = fields.Boolean(required=True)
     hand = fields.Dict(required=True, metadata={"description": "The hand as understood, in MH-10 notation"})
@@ -151,21 +152,34 @@ class WaitSchema(Schema):
         required=True, metadata={"description": "A card that completes the hand (`jk`: a joker)"}
     )
     copies_left = fields.Integer(
-        required=True, metadata={"description": "Copies not in the hand; 0: it cannot be drawn any more"}
+        strict=True,
+        required=True,
+        metadata={"description": "Copies not in the hand; 0: it cannot be drawn any more"},
     )
-    total_premiums = fields.Integer(required=True)
-    points = fields.Integer(required=True)
+    total_premiums = fields.Integer(strict=True, required=True)
+    points = fields.Integer(strict=True, required=True)
     reading = fields.Nested(ReadingSchema, required=True)
 
 
 class WaitsResultSchema(Schema):
-    cards = fields.Integer(required=True)
+    cards = fields.Integer(strict=True, required=True)
     ready = fields.Boolean(required=True, metadata={"description": "At least one card completes the hand"})
     waits = fields.List(fields.Nested(WaitSchema), required=True)
     hand = fields.Dict(required=True)
 
 
+class PointsBodySchema(Schema):
+    premiums = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(min=0, max=MAX_PREMIUMS),
+        metadata={"description": "Number of premiums", "example": 7},
+    )
+
+
 class PointsQuerySchema(Schema):
+    """The same as a query parameter, where every value arrives as text."""
+
     premiums = fields.Integer(
         required=True,
         validate=validate.Range(min=0, max=MAX_PREMIUMS),
@@ -174,13 +188,13 @@ class PointsQuerySchema(Schema):
 
 
 class PointsResultSchema(Schema):
-    premiums = fields.Integer(required=True)
-    points = fields.Integer(required=True)
+    premiums = fields.Integer(strict=True, required=True)
+    points = fields.Integer(strict=True, required=True)
     rule = fields.String(required=True)
 
 
 class ClaimSchema(Schema):
-    seat = fields.Integer(required=True, validate=validate.Range(min=0))
+    seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0))
     kind = fields.String(
         required=True,
         validate=validate.OneOf(("out", "triplet", "sequence")),
@@ -189,9 +203,14 @@ class ClaimSchema(Schema):
 
 
 class ClaimsRequestSchema(Schema):
-    discarder = fields.Integer(required=True, metadata={"description": "Seat of the player who discarded"})
+    discarder = fields.Integer(
+        strict=True, required=True, metadata={"description": "Seat of the player who discarded"}
+    )
     seats = fields.Integer(
-        required=True, validate=validate.Range(min=2, max=6), metadata={"description": "Number of players"}
+        strict=True,
+        required=True,
+        validate=validate.Range(min=2, max=6),
+        metadata={"description": "Number of players"},
     )
     claims = fields.List(fields.Nested(ClaimSchema), load_default=list)
 
@@ -200,9 +219,9 @@ class ClaimsResultSchema(Schema):
     taker = fields.Nested(
         ClaimSchema, allow_none=True, required=True, metadata={"description": "null: no claim"}
     )
-    next_seat = fields.Integer(required=True, metadata={"description": "Who plays next"})
+    next_seat = fields.Integer(strict=True, required=True, metadata={"description": "Who plays next"})
     skipped = fields.List(
-        fields.Integer(), required=True, metadata={"description": "Seats that lose their turn"}
+        fields.Integer(strict=True), required=True, metadata={"description": "Seats that lose their turn"}
     )
     ranked = fields.List(
         fields.Nested(ClaimSchema), required=True, metadata={"description": "Strongest first"}
@@ -279,7 +298,7 @@ class Points(MethodView):
         """
         return {"premiums": query["premiums"], "points": points(query["premiums"]), "rule": "MH-8"}
 
-    @blp.arguments(PointsQuerySchema, example={"premiums": 7})
+    @blp.arguments(PointsBodySchema, example={"premiums": 7})
     @blp.response(200, PointsResultSchema)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Premiums missing or out of range")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:

@@ -80,6 +80,10 @@ def handle_http_exception(error: HTTPException) -> Response:
         return problem(status, "invalid-request", _validation_detail(messages), errors=messages)
     detail = data.get("message") or error.description or HTTPStatus(status).phrase
     response = problem(status, HTTP_CODES.get(status, f"http-{status}"), str(detail))
+    # Keep what the exception itself says in headers (e.g. `Allow` on 405), but not its body type.
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
     for name, value in (data.get("headers") or {}).items():
         response.headers[name] = value
     return response

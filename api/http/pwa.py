@@ -5,12 +5,31 @@ from __future__ import annotations
 from pathlib import Path
 
 import swagger_ui_bundle
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Flask, Response, send_from_directory
+from werkzeug.routing import PathConverter
 
 PWA_DIR = Path(__file__).resolve().parent.parent.parent / "pwa"
 SWAGGER_DIR = Path(swagger_ui_bundle.swagger_ui_path)
 
 blp = Blueprint("pwa", __name__)
+
+
+class AppPathConverter(PathConverter):
+    """A path outside /api/, so the app's files never shadow (or advertise methods on) API URLs."""
+
+    regex = r"(?!api(?:/|$))[^/].*?"
+
+
+class SheetIdConverter(PathConverter):
+    """A sheet id: one path segment that is not the fixed word `template`."""
+
+    regex = r"(?!template$)[^/]+"
+
+
+def register_path_converter(app: Flask) -> None:
+    app.url_map.converters["app_path"] = AppPathConverter
+    app.url_map.converters["sheet_id"] = SheetIdConverter
+
 
 # Files that must be re-checked on every load so a new release reaches phones promptly.
 ALWAYS_REVALIDATE = {"index.html", "sw.js", "manifest.webmanifest"}
@@ -30,7 +49,7 @@ def index() -> Response:
     return _send(PWA_DIR, "index.html")
 
 
-@blp.get("/<path:path>")
+@blp.get("/<app_path:path>")
 def asset(path: str) -> Response:
     return _send(PWA_DIR, path)
 

@@ -12,7 +12,7 @@ class ProblemSchema(Schema):
 
     type = fields.String(metadata={"description": "URI naming the problem type"})
     title = fields.String(metadata={"description": "HTTP status phrase"})
-    status = fields.Integer()
+    status = fields.Integer(strict=True)
     code = fields.String(metadata={"description": "Stable machine-readable code, e.g. `stale-version`"})
     detail = fields.String(metadata={"description": "What went wrong, in words a player understands"})
     rule = fields.String(metadata={"description": "Referee rule number (e.g. MA-3) behind a refusal"})
@@ -43,6 +43,7 @@ class CreateTableSchema(Schema):
         metadata={"description": "Game options; see GET /api/games for each game's options"},
     )
     seed = fields.Integer(
+        strict=True,
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={"description": "Seed for server-drawn chance; chosen by the server when left out"},
     )
@@ -59,6 +60,7 @@ class EventSchema(Schema):
 
 class AppendSchema(Schema):
     expected_version = fields.Integer(
+        strict=True,
         required=True,
         validate=validate.Range(min=0),
         metadata={"description": "The log position (table.version) this event builds on"},
@@ -68,6 +70,7 @@ class AppendSchema(Schema):
 
 class PreviewSchema(Schema):
     expected_version = fields.Integer(
+        strict=True,
         validate=validate.Range(min=0),
         metadata={"description": "If given, the preview is refused with 409 when the table moved on"},
     )
@@ -77,7 +80,9 @@ class PreviewSchema(Schema):
 class TableSchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
-    version = fields.Integer(required=True, metadata={"description": "Number of log entries so far"})
+    version = fields.Integer(
+        strict=True, required=True, metadata={"description": "Number of log entries so far"}
+    )
     finished = fields.Boolean(required=True)
     players = fields.List(fields.Dict(), required=True)
     options = fields.Dict(required=True)
@@ -87,7 +92,9 @@ class TableSchema(Schema):
         metadata={"description": "Who decides next, the allowed events with their odds, and `undo.possible`"},
     )
     result = fields.Dict(allow_none=True, metadata={"description": "Final standings once finished"})
-    seed = fields.Integer(allow_none=True, metadata={"description": "Revealed once the game is finished"})
+    seed = fields.Integer(
+        strict=True, allow_none=True, metadata={"description": "Revealed once the game is finished"}
+    )
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
 
@@ -102,7 +109,9 @@ class CreatedTableSchema(Schema):
 
 
 class AppendedSchema(Schema):
-    seq = fields.Integer(required=True, metadata={"description": "Log position of the stored event"})
+    seq = fields.Integer(
+        strict=True, required=True, metadata={"description": "Log position of the stored event"}
+    )
     replayed = fields.Boolean(
         required=True, metadata={"description": "True when this answers a retry of an earlier request"}
     )
@@ -114,24 +123,26 @@ class PreviewResultSchema(Schema):
 
 
 class LogEntrySchema(Schema):
-    seq = fields.Integer(required=True)
+    seq = fields.Integer(strict=True, required=True)
     kind = fields.String(required=True, metadata={"description": "`game` or `undo`"})
     event = fields.Dict(required=True)
-    undoes = fields.Integer(allow_none=True, metadata={"description": "For an undo: the seq it took back"})
+    undoes = fields.Integer(
+        strict=True, allow_none=True, metadata={"description": "For an undo: the seq it took back"}
+    )
     in_effect = fields.Boolean(required=True, metadata={"description": "False once undone"})
     at = fields.DateTime(required=True)
 
 
 class LogSchema(Schema):
-    version = fields.Integer(required=True)
+    version = fields.Integer(strict=True, required=True)
     events = fields.List(fields.Nested(LogEntrySchema), required=True)
 
 
 class GameInfoSchema(Schema):
     name = fields.String(required=True)
     title = fields.String(required=True)
-    min_players = fields.Integer(required=True)
-    max_players = fields.Integer(required=True)
+    min_players = fields.Integer(strict=True, required=True)
+    max_players = fields.Integer(strict=True, required=True)
     options = fields.Dict(required=True, metadata={"description": "Option defaults"})
 
 
@@ -142,7 +153,7 @@ def _has_type(event: dict[str, object]) -> bool:
 
 
 class RecordEventSchema(Schema):
-    seq = fields.Integer(required=True, validate=validate.Range(min=1))
+    seq = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
     # A Dict, not the nested EventSchema: dumping must keep every field of the event.
     event = fields.Dict(
         required=True,
@@ -161,7 +172,7 @@ class RecordSchema(Schema):
     game = fields.String(required=True)
     players = fields.List(fields.Nested(PlayerSetupSchema), required=True, validate=validate.Length(min=1))
     options = fields.Dict(load_default=dict)
-    seed = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEED))
+    seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEED))
     events = fields.List(fields.Nested(RecordEventSchema), required=True)
     result = fields.Dict(allow_none=True)
 

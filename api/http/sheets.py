@@ -31,7 +31,10 @@ class SheetUpdateSchema(Schema):
     name = SHEET_NAME
     data = fields.Dict(required=True)
     expected_version = fields.Integer(
-        required=True, validate=validate.Range(min=1), metadata={"description": "The version you edited"}
+        strict=True,
+        required=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "The version you edited"},
     )
 
 
@@ -39,7 +42,7 @@ class SheetSchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
     name = fields.String(required=True)
-    version = fields.Integer(required=True)
+    version = fields.Integer(strict=True, required=True)
     data = fields.Dict(required=True)
     missing = fields.List(
         fields.String(), required=True, metadata={"description": "Entries still empty (either side)"}
@@ -97,7 +100,7 @@ class SheetTemplate(MethodView):
         return {"game": query["game"], "data": sheet_kind(query["game"]).blank()}
 
 
-@blp.route("/<string:sheet_id>")
+@blp.route("/<sheet_id:sheet_id>")
 class SheetResource(MethodView):
     @blp.response(200, SheetSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such sheet")
