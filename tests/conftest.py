@@ -113,9 +113,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     deadline = time.monotonic() + 30
     while True:
         try:
-            if requests.get(f"{base}/api/games", timeout=1).status_code == 200:
+            if requests.get(f"{base}/api/games", timeout=2).status_code == 200:
                 break
-        except requests.ConnectionError:
+        except requests.RequestException:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
