@@ -10,7 +10,7 @@ from flask_smorest import Api
 
 from api.config import database_url_from_env
 from api.db.engine import make_engine
-from api.http import games, magellan, mahe, mhing, records, sheets, tables
+from api.http import games, health, magellan, mahe, mhing, records, sheets, tables
 from api.http.context import SHEETS_KEY, STORE_KEY
 from api.http.limits import install_rate_limits
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
@@ -88,6 +88,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         {"type": "http", "scheme": "bearer", "description": "The table's write token from its creation"},
     )
     blueprints = [
+        health.blp,
         games.blp,
         tables.blp,
         records.blp,

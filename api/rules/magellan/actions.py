@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.rules.magellan import engine
 from api.rules.magellan.auction import max_bid, must_keep, starter
 from api.rules.magellan.constants import (
     EXPLORER_NAMES,
     EXPLORERS,
-    FULL_MONEY,
     PIZARRO_LIMIT,
     ROMAN,
     VASCO_DRAWS,
 )
-from api.rules.magellan.money import composition, remove
+from api.rules.magellan.copies import unplaced_cards
+from api.rules.magellan.money import composition
 from api.rules.magellan.pizarro import odds
 from api.rules.magellan.sheet import missing_entries
+from api.rules.magellan.sheet_needs import missing_for_income, missing_for_scoring, sheet_incomplete
 from api.rules.magellan.state import MagellanState
+from api.rules.magellan.table import current_card, winner
 from api.rules.magellan.views import needed_now, scores_so_far
 
 JSON = dict[str, Any]
@@ -57,7 +58,7 @@ def _reveal(b: _Builder) -> str:
 
 def _auction(b: _Builder) -> str:
     state = b.state
-    card = engine._card(state)
+    card = current_card(state)
     seat = card.turn
     assert seat is not None
     name = EXPLORER_NAMES[card.explorer]
@@ -120,8 +121,8 @@ def _vasco_options(state: MagellanState, seat: int) -> list[JSON]:
 
 def _sale(b: _Builder) -> str:
     state = b.state
-    card = engine._card(state)
-    seat = engine._winner(state)
+    card = current_card(state)
+    seat = winner(state)
     name, head = EXPLORER_NAMES[card.explorer], card.todo[0]
     side = state.options.side(card.explorer)
     if head == "pay":
@@ -182,7 +183,7 @@ def _sale(b: _Builder) -> str:
 
 
 def _blocked(b: _Builder, missing: list[str], why: str) -> JSON:
-    error = engine.sheet_incomplete(missing, why)
+    error = sheet_incomplete(missing, why)
     return {"code": error.code, "rule": error.rule, "detail": error.detail, "missing": missing}
 
 
@@ -191,7 +192,7 @@ def _phase_end(b: _Builder) -> tuple[str, JSON | None]:
     pe = state.phase_end
     assert pe is not None
     if pe.income is None:
-        return "board_sheet", _blocked(b, engine.missing_for_income(state), "The phase-end income (MG-9)")
+        return "board_sheet", _blocked(b, missing_for_income(state), "The phase-end income (MG-9)")
     if any(pe.due):
         for seat, due in enumerate(pe.due):
             if due:
@@ -217,7 +218,7 @@ def pizarro_stack(state: MagellanState) -> dict[int, int]:
     in outcomes depth every card whose place is not known (Decision)."""
     if state.ledger:
         return composition(state.draw or state.discard)
-    return composition(remove(list(FULL_MONEY), sorted(engine.known_cards(state))))
+    return composition(unplaced_cards(state))
 
 
 def _scoring(b: _Builder) -> tuple[str, JSON | None]:
@@ -229,7 +230,7 @@ def _scoring(b: _Builder) -> tuple[str, JSON | None]:
         for seat in waiting:
             b.actor(seat, "types in the money cards left in hand (MG-10)", [{"type": "final_hand"}])
         return "final_hand", None
-    missing = engine.missing_for_scoring(state)
+    missing = missing_for_scoring(state)
     if missing:
         return "board_sheet", _blocked(b, missing, "Scoring")
     drawer = sc.pizarro_seat

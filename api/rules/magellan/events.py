@@ -58,6 +58,14 @@ def has(event: Mapping[str, Any], key: str) -> bool:
     return event.get(key) is not None
 
 
+def refuse_in_digital(event: Mapping[str, Any], key: str, server_does: str, rule: str) -> None:
+    """Digital play: the server supplies this card, so the event must not name one."""
+    if has(event, key):
+        raise MalformedEvent(
+            "value-not-allowed-digital", f"In a digital game the server {server_does}: send no {key}.", rule
+        )
+
+
 def money_value(event: Mapping[str, Any], key: str, what: str, rule: str) -> int:
     value = event.get(key)
     if value is None:

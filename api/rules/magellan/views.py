@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.rules.magellan import engine
 from api.rules.magellan.constants import EXPLORERS, FIELDS, PHASES, ROMAN
 from api.rules.magellan.final import first_scorer, result, score_inputs
 from api.rules.magellan.scoring import score_player, scoring_order
 from api.rules.magellan.setup import options_json
 from api.rules.magellan.sheet import missing_entries, sheet_json
+from api.rules.magellan.sheet_needs import missing_for_income, missing_for_scoring
 from api.rules.magellan.state import Card, MagellanState, Player
+from api.rules.magellan.waiting import waiting_text
 
 JSON = dict[str, Any]
 
@@ -29,7 +30,7 @@ def revealed(state: MagellanState) -> bool:
 
 def scores_so_far(state: MagellanState) -> list[JSON] | None:
     """Every player's breakdown once hands and crowns are known (during and after the scoring)."""
-    if not revealed(state) or engine.missing_for_scoring(state):
+    if not revealed(state) or missing_for_scoring(state):
         return None
     if not state.ledger and any(p.final_hand is None for p in state.players):
         return None
@@ -99,9 +100,9 @@ def _board(state: MagellanState) -> JSON:
 def needed_now(state: MagellanState) -> list[str]:
     """Sheet entries the game is waiting for right now (phase-end income, scoring)."""
     if state.stage == "phase_end" and state.ledger and state.phase_end and state.phase_end.income is None:
-        return engine.missing_for_income(state)
+        return missing_for_income(state)
     if state.stage == "scoring":
-        return engine.missing_for_scoring(state)
+        return missing_for_scoring(state)
     return []
 
 
@@ -114,7 +115,7 @@ def public_view(state: MagellanState) -> JSON:
         "options": options,
         "phase": state.phase,
         "stage": state.stage,
-        "waiting_for": engine.waiting_text(state),
+        "waiting_for": waiting_text(state),
         "decks": [
             {
                 "phase": p,

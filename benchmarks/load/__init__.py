@@ -1,0 +1,1 @@
+"""Load benchmark: a real gunicorn on loopback under a realistic mix of concurrent clients."""

@@ -1,0 +1,76 @@
+"""`python -m benchmarks.load [--seconds S] [--clients N] [--postgres URL]`
+
+Drives a real gunicorn (the project's config: 2 gthread workers × 8 threads) on loopback with
+concurrent clients doing the table mix (70% reads, 20% appends, 10% Mhing scoring), and, in the same
+run, the trivial GET /api/health as the baseline; on SQLite and on PostgreSQL. Figures are ratios
+against that baseline: the machine is small and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import tempfile
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from benchmarks.load.clients import mix_client, read_cost, run, trivial_client
+from benchmarks.load.server import gunicorn
+
+PG_ADMIN = "postgresql+psycopg://root@127.0.0.1:5432/test"
+
+
+def postgres_database() -> tuple[str, sa.Engine] | None:
+    name = f"kibitz_bench_{secrets.token_hex(3)}"
+    try:
+        admin = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    except Exception as error:  # noqa: BLE001 - no server: report and go on with SQLite only
+        print(f"PostgreSQL not available: {error}")
+        return None
+    return PG_ADMIN.rsplit("/", 1)[0] + f"/{name}", admin
+
+
+def scenario(label: str, url: str, log: Path, clients: int, seconds: float) -> dict[str, object]:
+    with gunicorn(url, log) as base:
+        trivial = run(trivial_client, base, clients, seconds)
+        mix = run(mix_client, base, clients, seconds)
+        reads = read_cost(base)
+    report = {
+        "database": label,
+        "trivial": trivial,
+        "mix": mix,
+        "mix_vs_trivial": {
+            "throughput": mix["throughput"] / trivial["throughput"],
+            "p50": mix["p50_ms"] / trivial["p50_ms"],
+            "p99": mix["p99_ms"] / trivial["p99_ms"],
+        },
+        "read_5000_vs_20": reads,
+    }
+    print(json.dumps(report, indent=2))
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--clients", type=int, default=8)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "gunicorn.log"
+        scenario("sqlite", f"sqlite:///{Path(tmp) / 'load.sqlite3'}", log, args.clients, args.seconds)
+        pg = postgres_database()
+        if pg:
+            url, admin = pg
+            try:
+                scenario("postgresql", url, log, args.clients, args.seconds)
+            finally:
+                with admin.connect() as conn:
+                    conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
