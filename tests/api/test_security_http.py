@@ -62,3 +62,35 @@ def test_security_headers_everywhere(client: FlaskClient) -> None:
         assert headers["X-Frame-Options"] == "DENY"
         assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
         assert headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_tokens_are_compared_in_constant_time(client: FlaskClient, monkeypatch) -> None:
+    """The write token check goes through hmac.compare_digest (no early exit on the first
+    differing character), and only a hash of the token is stored."""
+    import hmac
+
+    from api.tables import tokens
+
+    calls: list[tuple[str, str]] = []
+    real = hmac.compare_digest
+
+    def spy(a: str, b: str) -> bool:
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
+    created = client.post("/api/tables", json=four_players()).get_json()
+    body = {"expected_version": 0, "event": reveal(3)}
+    headers = {"Authorization": f"Bearer {created['write_token']}"}
+    assert client.post(f"/api/tables/{created['id']}/events", json=body, headers=headers).status_code == 201
+    assert calls and all(created["write_token"] not in pair for pair in calls)
+    assert calls[-1][0] == tokens.hash_token(created["write_token"])
+
+
+def test_tables_cannot_be_listed_or_guessed(client: FlaskClient) -> None:
+    """No endpoint lists tables; ids carry 96 random bits and tokens 192."""
+    assert client.get("/api/tables").status_code == 405
+    ids = {client.post("/api/tables", json=four_players()).get_json()["id"] for _ in range(20)}
+    assert len(ids) == 20 and all(len(i) == 16 for i in ids)
+    token = client.post("/api/tables", json=four_players()).get_json()["write_token"]
+    assert len(token) == 32
