@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: serve test install migrate lint typecheck openapi bench clean
+.PHONY: serve test install migrate lint typecheck openapi bench load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,9 @@ openapi: install
 
 bench: install
 	$(BIN)/python -m benchmarks.run
+
+load: install
+	$(BIN)/python -m benchmarks.load
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -6,7 +6,7 @@
 //   remembered copy is returned marked "X-Kibitz-Offline: 1" (the app then shows its offline
 //   banner and never treats it as fresh). Writes (POST) and exports are never touched.
 
-const CACHE_VERSION = "v1";
+const CACHE_VERSION = "v2";
 const SHELL_CACHE = `kibitz-shell-${CACHE_VERSION}`;
 const API_CACHE = `kibitz-api-${CACHE_VERSION}`;
 
@@ -16,6 +16,7 @@ const SHELL = [
   "app.js",
   "manifest.webmanifest",
   "css/app.css",
+  "css/magellan.css",
   "i18n/en.json",
   "i18n/de.json",
   "icons/icon-192.png",
@@ -46,6 +47,33 @@ const SHELL = [
   "js/games/mahe/screen.js",
   "js/games/mahe/setup.js",
   "js/games/mahe/status.js",
+  "js/games/magellan/board.js",
+  "js/games/magellan/common.js",
+  "js/games/magellan/controls.js",
+  "js/games/magellan/describe.js",
+  "js/games/magellan/index.js",
+  "js/games/magellan/inputs.js",
+  "js/games/magellan/panels.js",
+  "js/games/magellan/quick.js",
+  "js/games/magellan/scoring.js",
+  "js/games/magellan/screen.js",
+  "js/games/magellan/setup.js",
+  "js/games/magellan/sheetform.js",
+  "js/games/magellan/sheets.js",
+  "css/mhing.css",
+  "js/games/mhing/api.js",
+  "js/games/mhing/breakdown.js",
+  "js/games/mhing/cards.js",
+  "js/games/mhing/claims.js",
+  "js/games/mhing/controls.js",
+  "js/games/mhing/describe.js",
+  "js/games/mhing/draft.js",
+  "js/games/mhing/entry.js",
+  "js/games/mhing/index.js",
+  "js/games/mhing/rules.js",
+  "js/games/mhing/screen.js",
+  "js/games/mhing/setup.js",
+  "js/games/mhing/standings.js",
 ];
 
 // Rules pages come from another part of the project; a missing one must not break the install.

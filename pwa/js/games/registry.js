@@ -4,6 +4,8 @@
 
 const LOADERS = {
   mahe: () => import("./mahe/index.js"),
+  magellan: () => import("./magellan/index.js"),
+  mhing: () => import("./mhing/index.js"),
 };
 
 export function hasClient(name) {

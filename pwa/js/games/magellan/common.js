@@ -1,0 +1,160 @@
+// Magellan (Tom Lehmann): explorers, fields, seat colours, rule links and the board-sheet slots
+// (MG-1, MG-2) shared by the setup form, the table screen and the board-sheet form.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { rulesUrl } from "../../ui/header.js";
+
+export const GAME = "magellan";
+export const EXPLORERS = ["columbus", "pizarro", "magellan", "marco_polo", "vasco", "cook"];
+export const ROMAN = { 1: "I", 2: "II", 3: "III" };
+export const FIELD_KEYS = ["I", "II", "III"];
+export const MONEY_VALUES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+export const CARDS_PER_EXPLORER = { 1: 3, 2: 2, 3: 1 }; // MG-1
+export const SHIPS = 6;
+export const PIZARRO_LIMIT = 20; // MG-11
+
+// Rules that carry a referee **Decision** on the rules page (see pwa/rules/index.json).
+export const DECISIONS = new Set(["MG-1", "MG-2", "MG-4", "MG-5", "MG-12"]);
+
+/** Anchor for a rule: its Decision where it has one, else the rule itself. */
+export function ruleAnchor(rule) {
+  return DECISIONS.has(rule) ? `decision-${rule}` : rule;
+}
+
+/** "why?" → rules/magellan.<lang>.html#decision-MG-5 (or #MG-8 where there is no Decision). */
+export function whyLink(rule, testid) {
+  return h(
+    "a",
+    { class: "why", href: rulesUrl(GAME, ruleAnchor(rule)), target: "_blank", rel: "noopener", testid: testid || `why-${rule}` },
+    t("common.why"),
+  );
+}
+
+export function explorerName(explorer) {
+  return t(`magellan.explorer.${explorer}`, {}, explorer);
+}
+
+export function sideOf(state, explorer) {
+  return state?.options?.sides?.[explorer] || "A";
+}
+
+export function playerName(state, seat) {
+  return state?.players?.[seat]?.name ?? "?";
+}
+
+/** MG-1 Decision: crowns on a money card — 3 for 1–3, 2 for 4–6, 1 for 7–9. */
+export function crownsOf(cards) {
+  return cards.reduce((sum, v) => sum + (v <= 3 ? 3 : v <= 6 ? 2 : 1), 0);
+}
+
+export function sum(values) {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+/** A seat's colour dot with the name's initial (so colours are never the only cue). */
+export function seatDot(state, seat, { big = false } = {}) {
+  const name = playerName(state, seat);
+  return h(
+    "span",
+    { class: ["mg-dot", `mg-seat-${seat}`, big && "mg-dot-big"], "aria-hidden": "true", "data-seat": seat },
+    name.trim().charAt(0).toLocaleUpperCase() || String(seat + 1),
+  );
+}
+
+/** Name with its colour dot. */
+export function who(state, seat) {
+  return h("span", { class: "mg-who" }, seatDot(state, seat), h("span", {}, playerName(state, seat)));
+}
+
+// ---------- board sheet slots (MG-2; mirrors api/rules/magellan/sheet.py) ----------
+
+const EXPLORER_EN = {
+  columbus: "Columbus",
+  pizarro: "Pizarro",
+  magellan: "Magellan",
+  marco_polo: "Marco Polo",
+  vasco: "Vasco da Gama",
+  cook: "Cook",
+};
+
+export function partsOf(explorer, side) {
+  return explorer === "vasco" && side === "B" ? ["left", "right"] : [null];
+}
+
+/** Why a field's crowns are fixed by a rule (then never asked for), or null. */
+export function crownsFixed(explorer, side, field, part) {
+  if (explorer === "magellan") return "magellan";
+  if (explorer === "vasco" && side === "B" && part === "left") return "vasco_left";
+  if (explorer === "pizarro" && side === "B" && field === 3) return "pizarro_draw";
+  return null;
+}
+
+/** Every entry a game with these sides needs: all bags, and the crowns no rule fixes. */
+export function neededSlots(sides) {
+  const slots = [];
+  for (const explorer of EXPLORERS) {
+    const side = sides[explorer] || "A";
+    for (const field of [1, 2, 3]) {
+      for (const part of partsOf(explorer, side)) {
+        for (const what of ["bags", "crowns"]) {
+          if (what === "crowns" && crownsFixed(explorer, side, field, part)) continue;
+          slots.push({ explorer, side, field, part, what });
+        }
+      }
+    }
+  }
+  return slots;
+}
+
+/** The API's English label of a slot ("Vasco da Gama side B field II left part: bags"). */
+export function slotLabel({ explorer, side, field, part, what }) {
+  return `${EXPLORER_EN[explorer]} side ${side} field ${ROMAN[field]}${part ? ` ${part} part` : ""}: ${what}`;
+}
+
+export function slotKey({ explorer, field, part, what }) {
+  return [explorer, ROMAN[field], part, what].filter(Boolean).join("-");
+}
+
+/** Translated label: "Vasco da Gama B · II left: bags". */
+export function slotText({ explorer, side, field, part, what }) {
+  const where = `${explorerName(explorer)} ${side} · ${ROMAN[field]}${part ? ` ${t(`magellan.part.${part}`)}` : ""}`;
+  return `${where}: ${t(`magellan.sheet.${what}`)}`;
+}
+
+function leaf(data, { explorer, side, field, part }, create) {
+  const root = data.explorers || (create ? (data.explorers = {}) : {});
+  const e = root[explorer] || (create ? (root[explorer] = {}) : {});
+  const s = e[side] || (create ? (e[side] = {}) : {});
+  let f = s[ROMAN[field]] || (create ? (s[ROMAN[field]] = {}) : {});
+  if (part) f = f[part] || (create ? (f[part] = {}) : {});
+  return f;
+}
+
+export function getSlot(data, slot) {
+  const value = leaf(data || {}, slot, false)[slot.what];
+  return value === undefined ? null : value;
+}
+
+export function setSlot(data, slot, value) {
+  leaf(data, slot, true)[slot.what] = value;
+}
+
+export function missingSlots(data, sides) {
+  return neededSlots(sides).filter((slot) => getSlot(data, slot) === null);
+}
+
+/** Bags and crowns of one field (for the board), null where not entered. */
+export function fieldNumbers(state, explorer, field, part) {
+  const side = sideOf(state, explorer);
+  const slot = { explorer, side, field, part };
+  const fixed = crownsFixed(explorer, side, field, part);
+  return {
+    bags: getSlot(state.board_sheet, { ...slot, what: "bags" }),
+    crowns: fixed ? null : getSlot(state.board_sheet, { ...slot, what: "crowns" }),
+    fixed,
+  };
+}
+
+export function deepCopy(value) {
+  return JSON.parse(JSON.stringify(value ?? null));
+}

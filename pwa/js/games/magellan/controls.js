@@ -1,0 +1,498 @@
+// Magellan's action bar (fixed at the bottom, under the thumb): who acts and why, the eligible
+// bidders in order, referee notes with "why?" links, and the big buttons for whatever
+// legal_actions allows now — reveal, bid/pass (stepper from the minimum), quick "winner and price",
+// Columbus veto, payment, Vasco part, draws, Magellan slide, Cook pull, Marco Polo swaps, the
+// board-sheet block, final hands and the Pizarro draw.
+import { h } from "../../dom.js";
+import { t, list } from "../../i18n.js";
+import { EXPLORERS, ROMAN, crownsOf, explorerName, neededSlots, playerName, seatDot, sideOf, slotLabel, slotText, sum, whyLink } from "./common.js";
+import { bigButton, moneyPad, pickedCards, seatChips, stepper } from "./inputs.js";
+import { finalHandBody, pizarroBody } from "./scoring.js";
+
+function prompt(text, ...extra) {
+  return h("p", { class: "prompt", testid: "prompt" }, text, ...extra);
+}
+
+function actionsOf(table) {
+  const map = {};
+  for (const actor of table.legal_actions.actors || []) {
+    for (const a of actor.actions) (map[a.type] ||= []).push({ ...a, seat: actor.seat });
+  }
+  return map;
+}
+
+/** MG-4: who opens the bidding and why (Decision: first eligible player clockwise). */
+export function openerReason(state) {
+  const card = state.card;
+  const starter = state.last_winner ?? state.options.auctioneer;
+  const why = state.last_winner === null || state.last_winner === undefined ? t("magellan.opener.auctioneer") : t("magellan.opener.last_winner");
+  if (card.order[0] === starter) return t("magellan.opener.plain", { name: playerName(state, starter), why });
+  return t("magellan.opener.clockwise", { name: playerName(state, card.order[0]), starter: playerName(state, starter), why });
+}
+
+function bidders(state) {
+  const card = state.card;
+  return h(
+    "div",
+    { class: "mg-bidders", testid: "mg-bidders" },
+    h("span", { class: "mg-bidders-label muted small" }, t("magellan.bidders")),
+    ...card.order.map((seat) => {
+      const mine = card.bids.filter((b) => b.seat === seat);
+      const last = mine[mine.length - 1];
+      const passed = card.passed.includes(seat);
+      const status = passed ? "passed" : card.turn === seat ? "turn" : card.high_bidder === seat ? "high" : "waiting";
+      return h(
+        "span",
+        { class: ["mg-bidder", `is-${status}`], testid: `mg-bidder-${seat}`, "data-status": status, title: t(`magellan.bidder_status.${status}`) },
+        seatDot(state, seat),
+        h("span", { class: "mg-bidder-name" }, playerName(state, seat)),
+        passed ? h("span", { class: "mg-bidder-bid" }, t("magellan.passed_short")) : last?.amount ? h("span", { class: "mg-bidder-bid" }, String(last.amount)) : null,
+      );
+    }),
+  );
+}
+
+// ---------- notes ----------
+
+function lastSold(state) {
+  const last = state.history[state.history.length - 1];
+  return last && last.outcome === "sold" ? last : null;
+}
+
+function noteText(table, note, index, sameCode) {
+  const state = table.state;
+  const card = state.card;
+  const last = lastSold(state);
+  switch (note.code) {
+    case "who-may-bid":
+      return card ? t("magellan.note.who_may_bid", { explorer: explorerName(card.explorer), field: ROMAN[state.phase - 1], names: card.order.length ? list(card.order.map((s) => playerName(state, s))) : t("magellan.nobody") }) : note.text;
+    case "cannot-afford": {
+      const a = actionsOf(table).pass?.[0];
+      return card && a ? t("magellan.note.cannot_afford", { name: playerName(state, a.seat), min: card.high_bid + 1, explorer: explorerName(card.explorer) }) : note.text;
+    }
+    case "vasco-draw":
+      return last ? t(sideOf(state, "vasco") === "B" ? "magellan.note.vasco_draw_b" : "magellan.note.vasco_draw", { name: playerName(state, last.seat), count: last.phase }) : note.text;
+    case "cook-open":
+      return last ? t("magellan.note.cook_open", { name: playerName(state, last.seat) }) : note.text;
+    case "cook-pull":
+      return last ? t("magellan.note.cook_pull", { name: playerName(state, last.seat), puller: playerName(state, (last.seat + 1) % state.players.length) }) : note.text;
+    case "income": {
+      const ended = state.stage === "scoring" ? 3 : state.phase - 1;
+      const income = state.incomes?.[ended - 1]?.cards;
+      if (!income) return note.text;
+      const items = income.map((n, s) => `${playerName(state, s)} ${n === null ? "?" : n}`).join(", ");
+      return t(ended < 3 ? "magellan.note.income" : "magellan.note.income_last", { phase: ROMAN[ended], list: items });
+    }
+    case "marco-polo-swaps": {
+      const ended = state.stage === "scoring" ? 3 : state.phase - 1;
+      const holders = state.players.filter((p) => p.ships.some((s) => s.explorer === "marco_polo" && s.field === ended));
+      // Marco Polo ships have moved on since; fall back to the API's words when the count differs.
+      if (holders.length !== sameCode) return note.text;
+      const p = holders[index];
+      const ships = p.ships.filter((s) => s.explorer === "marco_polo" && s.field === ended).length;
+      return t("magellan.note.marco_polo", { name: p.name, count: 3 * ships });
+    }
+    case "stack-empty":
+      return t("magellan.note.stack_empty");
+    default:
+      return note.text || note.code;
+  }
+}
+
+const SHOWN_ELSEWHERE = new Set(["game-over"]);
+// Notes about the decision in the bar; the rest are reminders of what happens at the table now.
+const DECISION_NOTES = new Set(["who-may-bid", "cannot-afford", "stack-empty"]);
+
+/** Referee notes with "why?" links; where: "bar" (about the decision) or "table" (reminders). */
+export function notes(table, where = "bar") {
+  const step = table.legal_actions.step;
+  // The phase III income matters while hands are counted, no longer during the Pizarro draw.
+  const items = (table.legal_actions.notes || []).filter(
+    (n) => !SHOWN_ELSEWHERE.has(n.code) && !(n.code === "income" && step === "pizarro") && DECISION_NOTES.has(n.code) === (where === "bar"),
+  );
+  if (!items.length) return null;
+  const counts = {};
+  const seen = {};
+  for (const n of items) counts[n.code] = (counts[n.code] || 0) + 1;
+  const ul = h(
+    "ul",
+    { class: "notes", testid: where === "bar" ? "notes" : "mg-reminders" },
+    ...items.map((n) => {
+      const i = seen[n.code] || 0;
+      seen[n.code] = i + 1;
+      return h(
+        "li",
+        { class: "note", testid: `note-${n.code}`, "data-rule": n.rule || "" },
+        noteText(table, n, i, counts[n.code]),
+        n.rule ? [" ", whyLink(n.rule, `why-note-${n.code}`)] : null,
+      );
+    }),
+  );
+  if (where === "bar") return ul;
+  return h("section", { class: "panel mg-reminders-panel" }, h("h2", { class: "section-title" }, t("magellan.reminders")), ul);
+}
+
+// ---------- the head: what the table waits for ----------
+
+function headline(table) {
+  const state = table.state;
+  const legal = table.legal_actions;
+  const card = state.card;
+  const next = legal.next;
+  const name = next ? next.name : "";
+  const parts = [];
+  switch (legal.step) {
+    case "reveal":
+      parts.push(h("strong", {}, t("magellan.bar.reveal_title", { phase: ROMAN[state.phase] })));
+      break;
+    case "bid":
+      parts.push(h("strong", {}, `${explorerName(card.explorer)} · `, t("magellan.bar.to_bid", { name })));
+      if (!card.bids.length) parts.push(h("span", { class: "mg-reason", testid: "mg-opener" }, openerReason(state), " ", whyLink("MG-4", "why-opener")));
+      break;
+    case "pay":
+    case "vasco_part":
+    case "draw":
+    case "slide":
+    case "cook_pull":
+      if (card?.winner !== null && card?.winner !== undefined) {
+        parts.push(h("strong", {}, t("magellan.bar.won", { name: playerName(state, card.winner), explorer: explorerName(card.explorer), price: card.price })));
+      }
+      break;
+    case "board_sheet":
+      parts.push(h("strong", {}, t("magellan.bar.blocked_title")));
+      break;
+    case "income":
+    case "swap":
+      parts.push(h("strong", {}, t("magellan.bar.phase_end", { phase: ROMAN[state.phase] })));
+      break;
+    case "final_hand":
+    case "pizarro":
+      parts.push(h("strong", {}, t("magellan.bar.scoring")));
+      break;
+    default:
+      parts.push(h("strong", {}, t("magellan.bar.game_over")));
+  }
+  return h("div", { class: "turn-info", testid: "mg-status", "data-step": legal.step, "data-seat": next ? next.seat : "" }, ...parts);
+}
+
+// ---------- bodies per step ----------
+
+function revealBody(table, env) {
+  const state = table.state;
+  const a = actionsOf(table).reveal[0];
+  const deck = state.decks[state.phase - 1];
+  return [
+    prompt(t("magellan.bar.reveal", { name: playerName(state, a.seat), phase: ROMAN[state.phase] })),
+    h(
+      "div",
+      { class: "mg-explorer-pad", testid: "mg-reveal-pad" },
+      ...EXPLORERS.map((e) =>
+        bigButton({
+          testid: `mg-reveal-${e}`,
+          label: explorerName(e),
+          sub: t("magellan.in_deck", { count: deck.composition[e] || 0 }),
+          kind: "die",
+          disabled: !a.explorers.includes(e),
+          onclick: () => env.propose({ type: "reveal", explorer: e }),
+        }),
+      ),
+    ),
+  ];
+}
+
+function bidBody(table, ui, env) {
+  const state = table.state;
+  const card = state.card;
+  const acts = actionsOf(table);
+  const bid = acts.bid?.[0];
+  const pass = acts.pass?.[0];
+  const seat = pass ? pass.seat : card.turn;
+  const body = [];
+  const vetoes = acts.veto || [];
+  if (vetoes.length) {
+    // Columbus (MG-8): before the first bid any holder of an unused veto may send the card under the deck.
+    body.push(
+      h("p", { class: "small mg-veto-label" }, t("magellan.veto_prompt", { explorer: explorerName(card.explorer) }), " ", whyLink("MG-8", "why-veto")),
+      h(
+        "div",
+        { class: "row mg-veto-row" },
+        ...vetoes.map((veto) =>
+          bigButton({
+            testid: `mg-veto-${veto.seat}`,
+            label: t("magellan.veto", { name: playerName(state, veto.seat) }),
+            kind: "card",
+            onclick: () => env.propose({ type: "veto", seat: veto.seat }),
+          }),
+        ),
+      ),
+    );
+  }
+  body.push(prompt(bid ? t("magellan.bar.bid_prompt", { name: playerName(state, seat), min: bid.min }) : t("magellan.bar.pass_only", { name: playerName(state, seat) })));
+  if (bid) {
+    const max = bid.max ?? null;
+    const value = Math.max(bid.min, max === null ? ui.bid ?? bid.min : Math.min(max, ui.bid ?? bid.min));
+    body.push(
+      h(
+        "div",
+        { class: "mg-bid-row" },
+        stepper({ value, min: bid.min, max, onChange: (v) => ui.set({ bid: v }), testPrefix: "mg-bid", label: t("magellan.bid_amount") }),
+        bigButton({ testid: "mg-bid", label: t("magellan.bid", { amount: value }), sub: playerName(state, seat), onclick: () => env.propose({ type: "bid", seat, amount: value }) }),
+      ),
+    );
+  }
+  body.push(
+    h(
+      "div",
+      { class: "row" },
+      bigButton({ testid: "mg-pass", label: t("magellan.pass"), sub: playerName(state, seat), kind: "secondary", onclick: () => env.propose({ type: "pass", seat }) }),
+      bigButton({ testid: "mg-quick", label: t("magellan.quick.button"), sub: t("magellan.quick.button_sub"), kind: "secondary", onclick: () => env.quickEntry() }),
+    ),
+  );
+  return body;
+}
+
+function payBody(table, ui, env) {
+  const state = table.state;
+  const a = actionsOf(table).pay[0];
+  const picked = ui.picked;
+  const total = sum(picked);
+  const name = playerName(state, a.seat);
+  const open = state.players[a.seat].open_hand;
+  return [
+    prompt(t("magellan.bar.pay", { name, price: a.at_least }), a.must_keep ? h("span", { class: "muted small" }, ` ${t("magellan.bar.must_keep")}`) : null, " ", whyLink("MG-6", "why-pay")),
+    pickedCards(picked, (i) => ui.set({ picked: picked.filter((_, j) => j !== i) })),
+    moneyPad({ onPick: (v) => ui.set({ picked: [...picked, v] }), values: open || undefined }),
+    bigButton({
+      testid: "mg-pay",
+      label: t("magellan.pay", { total }),
+      sub: total < a.at_least ? t("magellan.pay_short", { missing: a.at_least - total }) : total > a.at_least ? t("magellan.overpay", { extra: total - a.at_least }) : null,
+      disabled: total < a.at_least,
+      onclick: () => env.propose({ type: "pay", seat: a.seat, cards: [...picked].sort((x, y) => x - y) }),
+    }),
+  ];
+}
+
+function vascoBody(table, env) {
+  const state = table.state;
+  const a = actionsOf(table).vasco_part[0];
+  const origins = new Set(a.options.map((o) => o.from_part));
+  return [
+    prompt(t("magellan.bar.vasco", { name: playerName(state, a.seat) }), " ", whyLink("MG-8", "why-vasco")),
+    h(
+      "div",
+      { class: ["row", a.options.length > 2 && "mg-row-wrap"] },
+      ...a.options.map((o) =>
+        bigButton({
+          testid: origins.size > 1 ? `mg-vasco-${o.part}-from-${o.from_part}` : `mg-vasco-${o.part}`,
+          label: t(`magellan.vasco.${o.part}`),
+          sub: [o.part === "left" ? t("magellan.vasco.draws", { count: o.draws || state.phase }) : t("magellan.vasco.crowns"), origins.size > 1 ? t("magellan.vasco.from", { part: t(`magellan.part.${o.from_part}`) }) : ""].filter(Boolean).join(" · "),
+          kind: o.part === "left" ? "warning" : "primary",
+          onclick: () => env.propose({ type: "vasco_part", seat: a.seat, part: o.part, ...(o.from_part ? { from_part: o.from_part } : {}) }),
+        }),
+      ),
+    ),
+  ];
+}
+
+function drawBody(table, ui, env, { income }) {
+  const state = table.state;
+  const draws = actionsOf(table).draw || [];
+  const seats = draws.map((d) => d.seat);
+  if (!seats.includes(ui.seat)) ui.seat = seats[0];
+  const a = draws.find((d) => d.seat === ui.seat);
+  const picked = ui.picked;
+  const name = playerName(state, a.seat);
+  const body = [];
+  if (income && seats.length > 1) body.push(seatChips(state, seats, a.seat, (s) => ui.set({ seat: s, picked: [] }), { testPrefix: "mg-draw-seat" }));
+  body.push(
+    prompt(income ? t("magellan.bar.income", { name, count: a.count }) : t("magellan.bar.draw", { name, count: a.count }), " ", whyLink(income ? "MG-9" : "MG-8", "why-draw")),
+    pickedCards(picked, (i) => ui.set({ picked: picked.filter((_, j) => j !== i) })),
+    moneyPad({ onPick: (v) => picked.length < a.count && ui.set({ picked: [...picked, v] }) }),
+    bigButton({
+      testid: "mg-draw-save",
+      label: t("magellan.draw_save", { count: picked.length, name }),
+      sub: picked.length < a.count ? t("magellan.draw_left", { count: a.count - picked.length }) : null,
+      disabled: !picked.length,
+      onclick: () => env.propose({ type: "draw", seat: a.seat, cards: [...picked] }),
+    }),
+  );
+  return body;
+}
+
+function slideBody(table, ui, env) {
+  const state = table.state;
+  const a = actionsOf(table).slide[0];
+  const player = state.players[a.seat];
+  const name = playerName(state, a.seat);
+  const side = sideOf(state, "magellan");
+  const body = [prompt(t(side === "B" ? "magellan.bar.slide_b" : "magellan.bar.slide", { name }), " ", whyLink("MG-8", "why-slide"))];
+  if (!a.new_pile && a.piles.length > 1) {
+    if (!a.piles.includes(ui.pile)) ui.pile = a.piles[0];
+    body.push(
+      h(
+        "div",
+        { class: "mg-chips", role: "group" },
+        ...a.piles.map((i) => {
+          const pile = player.magellan_piles[i];
+          return h(
+            "button",
+            { type: "button", class: ["mg-chip", ui.pile === i && "is-selected"], testid: `mg-pile-${i}`, "aria-pressed": String(ui.pile === i), onclick: () => ui.set({ pile: i }) },
+            t("magellan.pile_choice", { n: i + 1, cards: pile?.slid ? pile.slid.join("+") : String(pile?.cards ?? "") }),
+          );
+        }),
+      ),
+    );
+  }
+  const pile = a.new_pile ? undefined : a.piles.length > 1 ? ui.pile : a.piles[0];
+  body.push(
+    moneyPad({
+      testPrefix: "mg-slide",
+      values: a.values || undefined,
+      sub: (v) => t("magellan.crowns_short", { count: crownsOf([v]) }),
+      onPick: (value) => env.propose({ type: "slide", seat: a.seat, value, ...(pile !== undefined ? { pile } : {}) }),
+    }),
+  );
+  return body;
+}
+
+function cookBody(table, env) {
+  const state = table.state;
+  const a = actionsOf(table).cook_pull[0];
+  const name = playerName(state, a.seat);
+  const from = playerName(state, a.from_seat);
+  if (!a.value_required) {
+    return [
+      prompt(t("magellan.bar.cook_digital", { name, from })),
+      bigButton({ testid: "mg-cook-pull", label: t("magellan.cook_pull"), onclick: () => env.propose({ type: "cook_pull", seat: a.seat }, { reveals: true }) }),
+    ];
+  }
+  return [
+    prompt(t("magellan.bar.cook", { name, from }), " ", whyLink("MG-8", "why-cook")),
+    moneyPad({ testPrefix: "mg-cook", onPick: (value) => env.propose({ type: "cook_pull", seat: a.seat, value }) }),
+  ];
+}
+
+function swapBody(table, ui, env) {
+  const state = table.state;
+  const swaps = actionsOf(table).swap || [];
+  const seats = swaps.map((s) => s.seat);
+  if (!seats.includes(ui.seat)) ui.seat = seats[0];
+  const a = swaps.find((s) => s.seat === ui.seat);
+  const name = playerName(state, a.seat);
+  const body = [];
+  if (seats.length > 1) body.push(seatChips(state, seats, a.seat, (s) => ui.set({ seat: s, discard: null }), { testPrefix: "mg-swap-seat" }));
+  if (ui.discard === null || ui.discard === undefined) {
+    body.push(
+      prompt(t("magellan.bar.swap", { name, count: a.left }), " ", whyLink("MG-8", "why-swap")),
+      moneyPad({
+        testPrefix: "mg-swap-out",
+        onPick: (v) => (a.draw_required ? ui.set({ discard: v }) : env.propose({ type: "swap", seat: a.seat, discard: v }, { reveals: true })),
+      }),
+    );
+  } else {
+    body.push(
+      h(
+        "div",
+        { class: "prompt-row" },
+        prompt(t("magellan.bar.swap_in", { name, discard: ui.discard })),
+        h("button", { type: "button", class: "btn btn-link", testid: "mg-swap-back", onclick: () => ui.set({ discard: null }) }, t("common.back")),
+      ),
+      moneyPad({ testPrefix: "mg-swap-in", onPick: (v) => env.propose({ type: "swap", seat: a.seat, discard: ui.discard, draw: v }) }),
+    );
+  }
+  body.push(bigButton({ testid: "mg-end-swaps", label: t("magellan.end_swaps", { name }), kind: "secondary", onclick: () => env.propose({ type: "end_swaps", seat: a.seat }) }));
+  return body;
+}
+
+function blockedBody(table, env) {
+  const state = table.state;
+  const blocked = table.legal_actions.blocked;
+  const byLabel = new Map(neededSlots(state.options.sides).map((slot) => [slotLabel(slot), slot]));
+  const missing = blocked.missing || [];
+  const shown = missing.slice(0, 4).map((label) => (byLabel.has(label) ? slotText(byLabel.get(label)) : label));
+  return [
+    h(
+      "div",
+      { class: "mg-blocked", testid: "mg-blocked", "data-missing": missing.length },
+      h("p", { class: "prompt" }, t(state.stage === "scoring" ? "magellan.blocked.scoring" : "magellan.blocked.income", { count: missing.length }), " ", whyLink(blocked.rule || "MG-2", "why-blocked")),
+      h("ul", { class: "mg-missing-list small" }, ...shown.map((text) => h("li", {}, text)), missing.length > 4 ? h("li", { class: "muted" }, t("magellan.blocked.more", { count: missing.length - 4 })) : null),
+    ),
+    bigButton({ testid: "mg-sheet-fix", label: t("magellan.blocked.fix"), onclick: () => env.openSheetForm(missing) }),
+  ];
+}
+
+/** The whole bar. ui: per-version local state {bid, picked, seat, pile, discard, set(patch)}. */
+export function renderControls(table, ctl, ui, env) {
+  const state = table.state;
+  const legal = table.legal_actions;
+  const head = h("div", { class: "bar-head" }, h("div", { class: "bar-status" }, headline(table)));
+  if (!ctl.readOnly) {
+    head.append(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-secondary btn-undo",
+          testid: "undo",
+          disabled: !legal.undo?.possible,
+          onclick: () => ctl.propose({ type: "undo" }, { preview: false, text: t("confirm.undo_text"), confirmLabel: t("confirm.undo") }),
+        },
+        t("magellan.undo"),
+      ),
+    );
+  }
+  const extra = legal.step === "bid" ? bidders(state) : null;
+  let body = [];
+  if (ctl.readOnly) {
+    body = [h("p", { class: "muted view-only-hint" }, t("table.view_only_hint"))];
+  } else if (legal.blocked) {
+    body = blockedBody(table, env);
+  } else {
+    switch (legal.step) {
+      case "reveal":
+        body = revealBody(table, env);
+        break;
+      case "bid":
+        body = bidBody(table, ui, env);
+        break;
+      case "pay":
+        body = payBody(table, ui, env);
+        break;
+      case "vasco_part":
+        body = vascoBody(table, env);
+        break;
+      case "draw":
+        body = drawBody(table, ui, env, { income: false });
+        break;
+      case "income":
+        body = drawBody(table, ui, env, { income: true });
+        break;
+      case "slide":
+        body = slideBody(table, ui, env);
+        break;
+      case "cook_pull":
+        body = cookBody(table, env);
+        break;
+      case "swap":
+        body = swapBody(table, ui, env);
+        break;
+      case "final_hand":
+        body = finalHandBody(table, ui, env);
+        break;
+      case "pizarro":
+        body = pizarroBody(table, env);
+        break;
+      default:
+        body = [];
+    }
+  }
+  return h(
+    "div",
+    { class: "actionbar mg-actionbar", testid: "actionbar", "data-step": legal.step },
+    head,
+    extra,
+    notes(table),
+    body.length ? h("div", { class: "bar-body" }, ...body) : null,
+  );
+}
+

@@ -1,0 +1,85 @@
+// Thumb-sized inputs: the money pad (values 1–9), the list of cards typed so far, a bid stepper,
+// a row of seat chips, and the big button.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { MONEY_VALUES, playerName, seatDot } from "./common.js";
+
+export function bigButton({ testid, label, sub, onclick, kind = "primary", disabled = false, extraClass }) {
+  return h(
+    "button",
+    { type: "button", class: ["btn", `btn-${kind}`, "btn-big", extraClass], testid, onclick, disabled },
+    h("span", { class: "btn-label" }, label),
+    sub ? h("span", { class: "btn-sub" }, sub) : null,
+  );
+}
+
+/** Nine money values; onPick(value). `values` limits the choice (e.g. a Magellan B payment). */
+export function moneyPad({ onPick, values = MONEY_VALUES, testPrefix = "mg-money", sub } = {}) {
+  const allowed = new Set(values);
+  return h(
+    "div",
+    { class: "mg-pad", testid: `${testPrefix}-pad` },
+    ...MONEY_VALUES.map((v) =>
+      h(
+        "button",
+        { type: "button", class: "btn btn-die mg-pad-key", testid: `${testPrefix}-${v}`, disabled: !allowed.has(v), onclick: () => onPick(v) },
+        h("span", { class: "btn-label" }, String(v)),
+        sub ? h("span", { class: "btn-sub" }, sub(v)) : null,
+      ),
+    ),
+  );
+}
+
+/** The cards typed so far as chips; tapping one takes it out again. */
+export function pickedCards(picked, onRemove, { emptyText } = {}) {
+  return h(
+    "div",
+    { class: "mg-picked", testid: "mg-picked", "data-cards": picked.join(",") },
+    picked.length
+      ? picked.map((v, i) =>
+          h(
+            "button",
+            { type: "button", class: "mg-chip mg-chip-card", testid: `mg-picked-${i}`, "aria-label": t("magellan.remove_card", { value: v }), onclick: () => onRemove(i) },
+            String(v),
+            h("span", { class: "mg-chip-x", "aria-hidden": "true" }, "×"),
+          ),
+        )
+      : h("span", { class: "muted small" }, emptyText || t("magellan.no_cards_yet")),
+  );
+}
+
+/** [−] value [+]; onChange(next). */
+export function stepper({ value, min, max, onChange, testPrefix, label }) {
+  const minus = h("button", { type: "button", class: "btn btn-secondary mg-step", testid: `${testPrefix}-minus`, "aria-label": t("magellan.less"), disabled: value <= min, onclick: () => onChange(Math.max(min, value - 1)) }, "−");
+  const plus = h("button", { type: "button", class: "btn btn-secondary mg-step", testid: `${testPrefix}-plus`, "aria-label": t("magellan.more"), disabled: max !== null && value >= max, onclick: () => onChange(max === null ? value + 1 : Math.min(max, value + 1)) }, "+");
+  return h(
+    "div",
+    { class: "mg-stepper", role: "group", "aria-label": label || "" },
+    minus,
+    h("output", { class: "mg-step-value", testid: `${testPrefix}-amount`, "aria-live": "polite" }, String(value)),
+    plus,
+  );
+}
+
+/** One chip per seat (pick whose entry this is); marks: seat → "done" | "waiting". */
+export function seatChips(state, seats, selected, onPick, { testPrefix = "mg-seat", marks = {} } = {}) {
+  return h(
+    "div",
+    { class: "mg-chips", role: "group" },
+    ...seats.map((seat) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: ["mg-chip", "mg-chip-seat", seat === selected && "is-selected", marks[seat] && `is-${marks[seat]}`],
+          testid: `${testPrefix}-${seat}`,
+          "aria-pressed": String(seat === selected),
+          onclick: () => onPick(seat),
+        },
+        seatDot(state, seat),
+        h("span", {}, playerName(state, seat)),
+        marks[seat] === "done" ? h("span", { class: "mg-check", "aria-label": t("magellan.entered") }, "✓") : null,
+      ),
+    ),
+  );
+}

@@ -1,0 +1,167 @@
+// "Winner and price": record a whole auction in one confirm — the winner's bid and everyone else's
+// pass (MG-4), posted one after another (each with a fresh Idempotency-Key), stopping at the first
+// error. The plan is simulated here for the confirm text; the posting follows the server's turn.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { openSheet } from "../../ui/sheet.js";
+import { explorerName, playerName } from "./common.js";
+import { seatChips, stepper } from "./inputs.js";
+
+/** The bids and passes that make `winner` (null: nobody) win `card` for `price` (MG-4 turn order). */
+export function plan(card, winner, price) {
+  const order = card.order;
+  const passed = new Set(card.passed);
+  let high = card.high_bid;
+  let highBidder = card.high_bidder;
+  let turn = card.turn;
+  const events = [];
+  for (let guard = 0; guard < 20 && turn !== null && turn !== undefined; guard++) {
+    const active = order.filter((s) => !passed.has(s));
+    if (!active.length || (highBidder !== null && active.length === 1 && active[0] === highBidder)) break;
+    if (turn === winner && high < price) {
+      events.push({ type: "bid", seat: turn, amount: price });
+      high = price;
+      highBidder = turn;
+    } else {
+      events.push({ type: "pass", seat: turn });
+      passed.add(turn);
+    }
+    const still = order.filter((s) => !passed.has(s));
+    if (!still.length) break;
+    const from = order.indexOf(events[events.length - 1].seat);
+    turn = null;
+    for (let step = 1; step <= order.length; step++) {
+      const seat = order[(from + step) % order.length];
+      if (!passed.has(seat)) {
+        turn = seat;
+        break;
+      }
+    }
+  }
+  return events;
+}
+
+function planText(state, events) {
+  return events
+    .map((e) => (e.type === "bid" ? t("magellan.sum.bid", { name: playerName(state, e.seat), amount: e.amount }) : t("magellan.sum.pass", { name: playerName(state, e.seat) })))
+    .join(" ");
+}
+
+export function openQuickEntry(ctl) {
+  const table = ctl.table;
+  const state = table.state;
+  const card = state.card;
+  if (!card || state.stage !== "auction") return;
+  const startVersion = table.version;
+  const historyLength = state.history.length;
+  const active = card.order.filter((s) => !card.passed.includes(s));
+  const bidAction = (table.legal_actions.actors || []).flatMap((a) => a.actions).find((a) => a.type === "bid");
+  const choice = { winner: undefined, price: card.high_bid + 1 };
+  let running = false;
+
+  function minPrice() {
+    return choice.winner === card.high_bidder ? card.high_bid : card.high_bid + 1;
+  }
+
+  function body() {
+    const nobodyAllowed = card.high_bidder === null;
+    const events = choice.winner === undefined ? [] : plan(card, choice.winner, choice.price);
+    const parts = [
+      h("p", { class: "small" }, t("magellan.quick.prompt", { explorer: explorerName(card.explorer) })),
+      seatChips(state, active, choice.winner, (seat) => {
+        choice.winner = seat;
+        choice.price = Math.max(choice.price, minPrice());
+        if (seat === card.high_bidder) choice.price = card.high_bid;
+        render();
+      }, { testPrefix: "mg-quick-winner" }),
+    ];
+    if (nobodyAllowed) {
+      parts.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: ["mg-chip", "mg-chip-nobody", choice.winner === null && "is-selected"],
+            testid: "mg-quick-nobody",
+            "aria-pressed": String(choice.winner === null),
+            onclick: () => {
+              choice.winner = null;
+              render();
+            },
+          },
+          t("magellan.quick.nobody"),
+        ),
+      );
+    }
+    if (choice.winner !== undefined && choice.winner !== null) {
+      const fixed = choice.winner === card.high_bidder;
+      parts.push(
+        h("p", { class: "small mg-quick-price-label" }, t("magellan.quick.price")),
+        fixed
+          ? h("p", { class: "mg-step-value", testid: "mg-quick-amount" }, String(card.high_bid))
+          : stepper({
+              value: choice.price,
+              min: minPrice(),
+              max: choice.winner === card.turn ? bidAction?.max ?? null : null,
+              onChange: (v) => {
+                choice.price = v;
+                render();
+              },
+              testPrefix: "mg-quick",
+              label: t("magellan.quick.price"),
+            }),
+      );
+    }
+    if (choice.winner !== undefined) {
+      const result = choice.winner === null
+        ? t("magellan.quick.result_nobody", { explorer: explorerName(card.explorer) })
+        : t("magellan.quick.result", { name: playerName(state, choice.winner), explorer: explorerName(card.explorer), price: choice.price });
+      parts.push(
+        h("p", { class: "preview-text", testid: "mg-quick-summary" }, result),
+        h("p", { class: "small muted" }, t("magellan.quick.recorded_as", { steps: planText(state, events), count: events.length })),
+      );
+    }
+    return parts;
+  }
+
+  const sheet = openSheet({
+    title: t("magellan.quick.title"),
+    confirmLabel: t("magellan.quick.confirm"),
+    testid: "mg-quick-sheet",
+    onConfirm: run,
+  });
+  const confirmButton = document.querySelector('[data-testid="mg-quick-sheet"] [data-testid="confirm"]');
+
+  function render() {
+    sheet.setBody(body());
+    if (confirmButton) confirmButton.disabled = running || choice.winner === undefined;
+  }
+
+  async function run() {
+    if (running || choice.winner === undefined) return;
+    if (ctl.table.version !== startVersion) {
+      sheet.close();
+      return;
+    }
+    running = true;
+    sheet.setBusy(true, { lock: true });
+    const { winner, price } = choice;
+    for (let guard = 0; guard < 20; guard++) {
+      const current = ctl.table;
+      const c = current.state.card;
+      if (current.state.stage !== "auction" || !c || c.explorer !== card.explorer || current.state.history.length !== historyLength) break;
+      const seat = c.turn;
+      if (seat === null || seat === undefined) break;
+      const event = seat === winner && c.high_bid < price ? { type: "bid", seat, amount: price } : { type: "pass", seat };
+      if (seat === winner && event.type === "pass" && c.high_bidder !== winner) break; // someone outbid: stop
+      const before = current.version;
+      await ctl.commitNow(event); // fresh Idempotency-Key each; errors are shown by the table view
+      if (ctl.table.version === before) break;
+    }
+    running = false;
+    sheet.close();
+  }
+
+  render();
+  return sheet;
+}

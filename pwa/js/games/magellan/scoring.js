@@ -1,0 +1,251 @@
+// The end (MG-10 … MG-12): money left in hand (outcomes depth), the Pizarro helper (bust chance,
+// chance to beat the leader, advice), the standings, and the end screen with every player's
+// breakdown — fields, money crowns, each Magellan pile with its multiplier, Pizarro.
+import { h } from "../../dom.js";
+import { t, list, percent } from "../../i18n.js";
+import { exportButtons } from "../../views/exports.js";
+import { PIZARRO_LIMIT, ROMAN, crownsOf, explorerName, playerName, seatDot, sum, whyLink } from "./common.js";
+import { bigButton, moneyPad, pickedCards, seatChips } from "./inputs.js";
+
+function prompt(text, ...extra) {
+  return h("p", { class: "prompt", testid: "prompt" }, text, ...extra);
+}
+
+/** Outcomes depth: every player types in the money cards left in hand (MG-10). */
+export function finalHandBody(table, ui, env) {
+  const state = table.state;
+  const waiting = (table.legal_actions.actors || []).map((a) => a.seat);
+  const seats = state.players.map((p) => p.seat);
+  if (ui.seat === null || ui.seat === undefined || !seats.includes(ui.seat)) ui.seat = waiting[0] ?? 0;
+  const seat = ui.seat;
+  const marks = Object.fromEntries(state.players.map((p) => [p.seat, p.final_hand_entered ? "done" : "waiting"]));
+  const picked = ui.picked;
+  const crowns = crownsOf(picked);
+  return [
+    seatChips(state, seats, seat, (s) => ui.set({ seat: s, picked: [] }), { testPrefix: "mg-hand-seat", marks }),
+    prompt(t("magellan.hand.prompt", { name: playerName(state, seat) }), " ", whyLink("MG-1", "why-money-crowns")),
+    pickedCards(picked, (i) => ui.set({ picked: picked.filter((_, j) => j !== i) }), { emptyText: t("magellan.hand.empty") }),
+    moneyPad({ onPick: (v) => ui.set({ picked: [...picked, v] }) }),
+    bigButton({
+      testid: "mg-hand-save",
+      label: picked.length ? t("magellan.hand.save", { name: playerName(state, seat) }) : t("magellan.hand.save_empty", { name: playerName(state, seat) }),
+      sub: picked.length ? t("magellan.hand.summary", { count: picked.length, crowns }) : null,
+      onclick: () => env.propose({ type: "final_hand", seat, cards: [...picked].sort((a, b) => a - b) }),
+    }),
+  ];
+}
+
+/** The leader among the others and how much Pizarro must bring to pass them. */
+function race(state, seat) {
+  const scores = state.scoring?.scores || [];
+  const mine = scores.find((s) => s.seat === seat);
+  const others = scores.filter((s) => s.seat !== seat);
+  if (!mine || !others.length) return null;
+  const leader = others.reduce((a, b) => (b.total > a.total ? b : a));
+  return { mine, leader };
+}
+
+function pointsAdvice(draw, total) {
+  return draw && draw.expected_points > total + 1e-9 ? "draw" : "stop";
+}
+
+function beatAdvice(draw, total) {
+  if (!draw || draw.to_beat === null || draw.to_beat === undefined) return null;
+  if (total > draw.to_beat) return "stop";
+  return (draw.beat_chance ?? 0) > 0 ? "draw" : "stop";
+}
+
+/** MG-11: the Pizarro helper — odds from legal_actions, draw (type the card in) or stop. */
+export function pizarroBody(table, env) {
+  const state = table.state;
+  const actor = table.legal_actions.actors?.[0];
+  if (!actor) return [];
+  const seat = actor.seat;
+  const draw = actor.actions.find((a) => a.type === "pizarro_draw");
+  const stop = actor.actions.find((a) => a.type === "pizarro_stop");
+  const drawn = state.players[seat].pizarro || [];
+  const total = sum(drawn);
+  const name = playerName(state, seat);
+  const r = race(state, seat);
+  const adviceP = pointsAdvice(draw, total);
+  const adviceB = beatAdvice(draw, total);
+  const advice = adviceB === null || adviceB === adviceP
+    ? t(`magellan.pizarro.advice_${adviceB ?? adviceP}`)
+    : t("magellan.pizarro.advice_split", { points: t(`magellan.pizarro.word_${adviceP}`), beat: t(`magellan.pizarro.word_${adviceB}`) });
+  const info = h(
+    "div",
+    { class: "mg-pizarro", testid: "mg-pizarro" },
+    h(
+      "p",
+      { class: "mg-pizarro-total", testid: "mg-pizarro-total", "data-total": total },
+      h("strong", {}, drawn.length ? t("magellan.pizarro.total", { cards: drawn.join(" + "), total }) : t("magellan.pizarro.none_yet")),
+      h("span", { class: "muted small" }, ` · ${t("magellan.pizarro.limit", { limit: PIZARRO_LIMIT })}`),
+    ),
+    r ? h("p", { class: "small", testid: "mg-pizarro-race" }, t("magellan.pizarro.race", { name, before: r.mine.before_pizarro, leader: r.leader.name, leader_total: r.leader.total })) : null,
+    draw
+      ? h(
+          "div",
+          { class: "mg-odds" },
+          h("span", { class: "mg-odd", testid: "mg-pizarro-bust", "data-value": draw.bust_chance }, h("span", { class: "mg-odd-value" }, percent(draw.bust_chance ?? 0)), h("span", { class: "mg-odd-label" }, t("magellan.pizarro.bust"))),
+          draw.to_beat !== null && draw.to_beat !== undefined
+            ? h(
+                "span",
+                { class: "mg-odd", testid: "mg-pizarro-beat", "data-value": draw.beat_chance },
+                h("span", { class: "mg-odd-value" }, percent(draw.beat_chance ?? 0)),
+                h("span", { class: "mg-odd-label" }, total > draw.to_beat ? t("magellan.pizarro.ahead", { leader: r?.leader.name ?? "" }) : t("magellan.pizarro.beat", { need: draw.to_beat + 1, leader: r?.leader.name ?? "" })),
+              )
+            : null,
+          h("span", { class: "mg-odd", testid: "mg-pizarro-expected" }, h("span", { class: "mg-odd-value" }, (Math.round(draw.expected_points * 10) / 10).toLocaleString()), h("span", { class: "mg-odd-label" }, t("magellan.pizarro.expected"))),
+        )
+      : h("p", { class: "small" }, t("magellan.pizarro.stack_empty")),
+    h("p", { class: "mg-advice", testid: "mg-pizarro-advice", "data-advice": adviceB ?? adviceP }, advice, " ", whyLink("MG-11", "why-pizarro")),
+  );
+  const body = [prompt(t("magellan.pizarro.prompt", { name })), info];
+  const stopButton = bigButton({
+    testid: "mg-pizarro-stop",
+    label: t("magellan.pizarro.stop", { points: stop?.points ?? total }),
+    kind: adviceP === "stop" ? "primary" : "secondary",
+    onclick: () => env.propose({ type: "pizarro_stop", seat }),
+  });
+  if (draw && draw.value_required) {
+    body.push(
+      h("p", { class: "small mg-pad-label" }, t("magellan.pizarro.type_card")),
+      moneyPad({
+        testPrefix: "mg-pizarro-card",
+        onPick: (value) => env.propose({ type: "pizarro_draw", seat, value }),
+        sub: (v) => (total + v > PIZARRO_LIMIT ? t("magellan.pizarro.bust_short") : `= ${total + v}`),
+      }),
+      stopButton,
+    );
+  } else if (draw) {
+    body.push(
+      h(
+        "div",
+        { class: "row" },
+        bigButton({ testid: "mg-pizarro-draw", label: t("magellan.pizarro.draw"), kind: adviceP === "draw" ? "warning" : "secondary", onclick: () => env.propose({ type: "pizarro_draw", seat }, { reveals: true }) }),
+        stopButton,
+      ),
+    );
+  } else {
+    body.push(stopButton);
+  }
+  return body;
+}
+
+/** During the scoring, once hands and crowns are known: the standings before the Pizarro draw. */
+export function standingsPanel(table) {
+  const state = table.state;
+  const scores = state.scoring?.scores;
+  if (!scores || state.stage !== "scoring") return null;
+  const sorted = [...scores].sort((a, b) => b.total - a.total);
+  return h(
+    "section",
+    { class: "panel", testid: "mg-standings" },
+    h("h2", { class: "section-title" }, t("magellan.standings")),
+    h(
+      "ol",
+      { class: "ranking" },
+      ...sorted.map((s) => h("li", {}, h("span", { class: "place" }, seatDot(state, s.seat)), h("span", { class: "rank-name" }, s.name), h("span", { class: "rank-score", testid: `mg-standing-${s.seat}` }, t("magellan.points", { count: s.total })))),
+    ),
+  );
+}
+
+function fieldText(f) {
+  const where = `${explorerName(f.explorer)} ${ROMAN[f.field]}${f.part ? ` ${t(`magellan.part_short.${f.part}`)}` : ""}`;
+  if (f.explorer === "magellan") return `${where}: ${t("magellan.result.via_piles")}`;
+  if (f.explorer === "pizarro" && f.note) return `${where}: ${t("magellan.result.via_draw")}`;
+  return `${where}: ${f.crowns}`;
+}
+
+function breakdown(state, score, place, winners) {
+  const row = (label, detail, points, testid) =>
+    h("tr", { testid }, h("th", { scope: "row" }, label), h("td", { class: "mg-bd-detail" }, detail), h("td", { class: "num" }, String(points)));
+  const rows = [
+    row(t("magellan.result.fields"), score.fields.length ? score.fields.map(fieldText).join(" · ") : "–", score.fields_total, `mg-bd-fields-${score.seat}`),
+    row(
+      t("magellan.result.money"),
+      score.money.cards.length ? t("magellan.result.money_detail", { cards: score.money.cards.join(", "), crowns: score.money.crowns }) : "–",
+      score.money.crowns,
+      `mg-bd-money-${score.seat}`,
+    ),
+    ...score.magellan.piles.map((p, i) =>
+      row(
+        t("magellan.result.pile", { n: i + 1 }),
+        t("magellan.result.pile_detail", { cards: p.slid.join(" + "), crowns: p.crowns, multiplier: p.multiplier }),
+        p.points,
+        `mg-bd-pile-${score.seat}-${i}`,
+      ),
+    ),
+  ];
+  if (score.pizarro) {
+    const p = score.pizarro;
+    rows.push(
+      row(
+        explorerName("pizarro"),
+        p.draws.length
+          ? p.bust
+            ? t("magellan.result.pizarro_bust", { cards: p.draws.join(" + "), sum: p.sum, limit: PIZARRO_LIMIT })
+            : t("magellan.result.pizarro_sum", { cards: p.draws.join(" + "), sum: p.sum })
+          : t("magellan.result.pizarro_none"),
+        p.points,
+        `mg-bd-pizarro-${score.seat}`,
+      ),
+    );
+  }
+  return h(
+    "section",
+    { class: ["mg-breakdown", winners.includes(score.seat) && "is-winner"], testid: `mg-breakdown-${score.seat}` },
+    h(
+      "h3",
+      { class: "mg-bd-title" },
+      h("span", { class: "place" }, `${place}.`),
+      seatDot(state, score.seat),
+      h("span", { class: "rank-name" }, score.name),
+      h("span", { class: "mg-bd-total", testid: `mg-bd-total-${score.seat}` }, t("magellan.points", { count: score.total })),
+    ),
+    h("table", { class: "mg-bd-table" }, h("tbody", {}, ...rows)),
+  );
+}
+
+function explanation(result) {
+  const r = result.ranking;
+  const best = r[0];
+  if (result.decided_by === "shared") {
+    return t("magellan.result.explain_shared", { names: list(result.winners.map((s) => r.find((x) => x.seat === s)?.name ?? "?")), points: best.score });
+  }
+  if (r.length > 1) return t("magellan.result.explain_points", { winner: best.name, points: best.score, runner: r[1].name, runner_points: r[1].score });
+  return t("magellan.result.explain_single", { winner: best.name, points: best.score });
+}
+
+export function resultPanel(table, tableId) {
+  const result = table.result || table.state.result;
+  if (!result) return null;
+  const state = table.state;
+  const names = result.winners.map((seat) => result.ranking.find((r) => r.seat === seat)?.name ?? playerName(state, seat));
+  const title = names.length > 1 ? t("result.shared_win", { names: list(names) }) : t("result.winner", { name: names[0] });
+  const places = Object.fromEntries(result.ranking.map((r) => [r.seat, r.place]));
+  const bySeat = [...result.scores].sort((a, b) => result.ranking.findIndex((r) => r.seat === a.seat) - result.ranking.findIndex((r) => r.seat === b.seat));
+  return h(
+    "section",
+    { class: "panel result mg-result", testid: "result" },
+    h("h2", { class: "result-title", testid: "winner" }, title),
+    h("p", { class: "result-explanation", testid: "result-explanation" }, explanation(result), " ", whyLink("MG-12", "why-result")),
+    h("p", { class: "small muted" }, t("magellan.result.order", { names: result.scoring_order.map((s) => playerName(state, s)).join(" → ") }), " ", whyLink("MG-10", "why-order")),
+    h(
+      "ol",
+      { class: "ranking", testid: "ranking" },
+      ...result.ranking.map((r) =>
+        h(
+          "li",
+          { class: result.winners.includes(r.seat) && "is-winner" },
+          h("span", { class: "place" }, `${r.place}.`),
+          h("span", { class: "rank-name" }, r.name),
+          h("span", { class: "rank-score" }, t("magellan.points", { count: r.score })),
+        ),
+      ),
+    ),
+    h("h3", { class: "section-title" }, t("magellan.result.breakdown")),
+    ...bySeat.map((score) => breakdown(state, score, places[score.seat], result.winners)),
+    exportButtons(tableId),
+  );
+}

@@ -1,0 +1,160 @@
+// The Magellan table screen: end result (when over), standings, the card up and the decks, the
+// board, players, phase-end money, cards so far, board-sheet state; the action bar fixed at the
+// bottom so the big buttons sit under the thumb.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import * as api from "../../api.js";
+import { toast, toastError } from "../../toast.js";
+import { boardPanel } from "./board.js";
+import { notes, renderControls } from "./controls.js";
+import { describe, describeEvent } from "./describe.js";
+import { cardPanel, historyPanel, phaseEndPanel, playersPanel, sheetPanel } from "./panels.js";
+import { openQuickEntry } from "./quick.js";
+import { resultPanel, standingsPanel } from "./scoring.js";
+import { openSheetForm } from "./sheetform.js";
+import * as sheets from "./sheets.js";
+
+export function createScreen(container, ctl) {
+  const resultHost = h("div", { class: "result-host" });
+  const infoHost = h("div", { class: "info-host mg-info" });
+  const barHost = h("div", { class: "actionbar-host" });
+  container.classList.add("magellan");
+  container.append(resultHost, infoHost, barHost);
+
+  let current = null;
+  let form = null;
+  let historyOpen = false;
+  const ui = {
+    version: null,
+    bid: null,
+    picked: [],
+    seat: null,
+    pile: null,
+    discard: null,
+    set(patch) {
+      Object.assign(ui, patch);
+      if (current) renderBar(current);
+    },
+  };
+
+  function resetUi(table) {
+    Object.assign(ui, { version: table.version, bid: null, picked: [], pile: null, discard: null });
+    // Keep the chosen seat for several-at-once entries (hands, income) only while that seat still acts.
+    if (!(table.legal_actions.actors || []).some((a) => a.seat === ui.seat)) ui.seat = null;
+  }
+
+  const resize = new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--bar-h", `${barHost.offsetHeight}px`);
+  });
+  resize.observe(barHost);
+
+  /**
+   * Digital chance: a preview must not reveal the server's cards. Ask for the preview ourselves and
+   * fall back to plain words when the server refuses (or when the event draws by definition).
+   */
+  async function propose(event, opts = {}) {
+    if (ctl.readOnly) return;
+    const table = ctl.table;
+    const digital = table.state.options.chance === "digital";
+    const { reveals, ...rest } = opts;
+    if (!digital && !reveals) {
+      ctl.propose(event, rest);
+      return;
+    }
+    let text = describeEvent(table, event);
+    if (!reveals) {
+      try {
+        const res = await api.preview(ctl.id, table.version, event);
+        text = describe(table, res.table, event);
+      } catch (err) {
+        if (err.code !== "preview-would-reveal-chance" && !(err instanceof api.OfflineError)) {
+          toastError(err, t("error.generic"));
+          return;
+        }
+      }
+    }
+    ctl.propose(event, { ...rest, preview: false, text });
+  }
+
+  /** MG-2: type in the sheet's numbers, save them (PUT our own sheet / POST a new one), attach them. */
+  function openForm(needNow = []) {
+    if (ctl.readOnly || form) return;
+    const table = ctl.table;
+    const linked = sheets.linkedSheet(ctl.id);
+    const entry = linked ? sheets.knownSheets().find((s) => s.id === linked) : null;
+    const own = !!(entry && entry.token);
+    form = openSheetForm({
+      title: t("magellan.sheet.title_table"),
+      sides: table.state.options.sides,
+      data: table.state.board_sheet,
+      name: entry ? (own ? entry.name : t("magellan.sheet.copy_of", { name: entry.name })) : t("magellan.sheet.default_name"),
+      needNow,
+      saveLabel: t("magellan.sheet.save_table"),
+      onClose: () => {
+        form = null;
+      },
+      onSave: async ({ name, data }) => {
+        try {
+          const saved = await sheets.saveSheet(own ? linked : null, name, data);
+          sheets.linkTable(ctl.id, saved.id);
+        } catch (err) {
+          // The table can still use the numbers; the stored sheet is only for reuse.
+          toastError(err, err instanceof api.OfflineError ? t("offline.not_sent") : t("error.generic"));
+          if (err instanceof api.OfflineError) return false;
+        }
+        const before = ctl.table.version;
+        await ctl.commitNow({ type: "set_board_sheet", sheet: data });
+        if (ctl.table.version === before) return false;
+        toast(t("magellan.sheet.attached"));
+        return true;
+      },
+    });
+  }
+
+  const env = {
+    propose,
+    quickEntry: () => openQuickEntry(ctl),
+    openSheetForm: openForm,
+  };
+
+  /** The cards-so-far list stays open across updates once opened. */
+  function keepOpen(details) {
+    if (!details) return null;
+    details.open = historyOpen;
+    details.addEventListener("toggle", () => {
+      historyOpen = details.open;
+    });
+    return details;
+  }
+
+  function renderBar(table) {
+    barHost.replaceChildren(renderControls(table, ctl, ui, env));
+  }
+
+  return {
+    update(table) {
+      current = table;
+      if (table.version !== ui.version) resetUi(table);
+      const finished = table.finished || table.state.stage === "finished";
+      resultHost.replaceChildren(...[finished ? resultPanel(table, ctl.id) : null].filter(Boolean));
+      infoHost.replaceChildren(
+        ...[
+          notes(table, "table"),
+          standingsPanel(table),
+          finished || table.state.stage === "scoring" ? null : cardPanel(table),
+          boardPanel(table),
+          playersPanel(table),
+          phaseEndPanel(table),
+          keepOpen(historyPanel(table)),
+          sheetPanel(table, { readOnly: ctl.readOnly, onOpen: () => openForm(table.state.board_sheet_needed_now || []) }),
+        ].filter(Boolean),
+      );
+      renderBar(table);
+    },
+    destroy() {
+      resize.disconnect();
+      document.documentElement.style.removeProperty("--bar-h");
+      if (form) form.close();
+    },
+  };
+}

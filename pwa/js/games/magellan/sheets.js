@@ -1,0 +1,103 @@
+// Board sheets (MG-2) on this phone and on the server: ids and edit tokens are kept in
+// localStorage like table tokens; the numbers themselves live at /api/sheets.
+import { ApiError, OfflineError } from "../../api.js";
+import { GAME } from "./common.js";
+
+const SHEETS_KEY = "kibitz.magellan.sheets"; // [{id, name, token, seen_at}], newest first
+const LINKS_KEY = "kibitz.magellan.table_sheets"; // {tableId: sheetId}
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage full or disabled: the sheet still works for this session */
+  }
+}
+
+/** Sheets this phone knows, newest first. */
+export function knownSheets() {
+  return read(SHEETS_KEY, []);
+}
+
+export function rememberSheet({ id, name, token }) {
+  const old = knownSheets().find((s) => s.id === id);
+  const entry = { id, name: name || old?.name || id, token: token || old?.token || null, seen_at: new Date().toISOString() };
+  write(SHEETS_KEY, [entry, ...knownSheets().filter((s) => s.id !== id)].slice(0, 30));
+  return entry;
+}
+
+export function forgetSheet(id) {
+  write(SHEETS_KEY, knownSheets().filter((s) => s.id !== id));
+}
+
+export function sheetToken(id) {
+  return knownSheets().find((s) => s.id === id)?.token || null;
+}
+
+export function linkTable(tableId, sheetId) {
+  const links = read(LINKS_KEY, {});
+  links[tableId] = sheetId;
+  write(LINKS_KEY, links);
+}
+
+export function linkedSheet(tableId) {
+  return read(LINKS_KEY, {})[tableId] || null;
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json, application/problem+json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(`/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
+  } catch {
+    throw new OfflineError("offline");
+  }
+  let data = null;
+  if ((res.headers.get("Content-Type") || "").includes("json")) data = await res.json().catch(() => null);
+  if (res.headers.get("X-Kibitz-Offline") === "1" && !res.ok) throw new OfflineError("offline");
+  if (!res.ok) throw new ApiError(data && typeof data === "object" ? data : { title: res.statusText, status: res.status }, res.status);
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+export function getTemplate() {
+  return request("GET", `/sheets/template?game=${GAME}`);
+}
+
+export function getSheet(id) {
+  return request("GET", `/sheets/${enc(id)}`);
+}
+
+/** POST a new sheet; remembers its id and edit token. → the sheet view {id, name, version, data, missing, complete}. */
+export async function createSheet(name, data) {
+  const created = await request("POST", "/sheets", { body: { game: GAME, name, data } });
+  rememberSheet({ id: created.id, name: created.sheet.name, token: created.edit_token });
+  return created.sheet;
+}
+
+/** PUT with the edit token, against the version just read (two people typing cannot overwrite each other). */
+export async function updateSheet(id, name, data) {
+  const token = sheetToken(id);
+  const current = await getSheet(id);
+  const sheet = await request("PUT", `/sheets/${enc(id)}`, { body: { name, data, expected_version: current.version }, token });
+  rememberSheet({ id, name: sheet.name });
+  return sheet;
+}
+
+/** Save: update our own sheet (we hold its edit token), else create a new one. */
+export async function saveSheet(id, name, data) {
+  if (id && sheetToken(id)) return updateSheet(id, name, data);
+  return createSheet(name, data);
+}

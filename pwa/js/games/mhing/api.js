@@ -1,0 +1,40 @@
+// The stateless Mhing referee: score a hand, list its waits, resolve claims (no table needed).
+// Same conventions as js/api.js: problem+json errors become ApiError, no network → OfflineError.
+import { ApiError, OfflineError } from "../../api.js";
+
+async function post(path, body) {
+  let res;
+  try {
+    res = await fetch(`/api/mhing/${path}`, {
+      method: "POST",
+      headers: { Accept: "application/json, application/problem+json", "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new OfflineError("offline");
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(data && typeof data === "object" ? data : { title: res.statusText, status: res.status }, res.status);
+  return data;
+}
+
+/** POST /api/mhing/score: best reading, premiums, points — or why the hand does not go out. */
+export function scoreHand(hand, discard) {
+  return post("score", { ...hand, discard: !!discard });
+}
+
+/** POST /api/mhing/waits: for 13 cards, every card that completes the hand. */
+export function waitsFor(hand) {
+  return post("waits", hand);
+}
+
+/** POST /api/mhing/claims: who takes a discard (MH-4). */
+export function resolveClaims(discarder, seats, claims) {
+  return post("claims", { discarder, seats, claims });
+}

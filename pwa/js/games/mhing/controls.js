@@ -1,0 +1,234 @@
+// The action bar at the bottom (under the thumb): round and dealer (MH-2), undo, referee notes, and
+// the ways a round ends — someone went out (hand or typed-in points), a drawn round, end of game —
+// with the "who went out?" and "where did the last card come from?" steps.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { whyLink, ruleAnchor, codeText, playerName } from "./rules.js";
+import { rulesUrl } from "../../ui/header.js";
+
+const POINT_VALUES = [0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+const MAX_PREMIUMS = 300;
+
+export function bigButton({ testid, label, sub, onclick, kind = "primary", disabled = false, extraClass }) {
+  return h(
+    "button",
+    { type: "button", class: ["btn", `btn-${kind}`, "btn-big", extraClass], testid, onclick, disabled },
+    h("span", { class: "btn-label" }, label),
+    sub ? h("span", { class: "btn-sub" }, sub) : null,
+  );
+}
+
+function prompt(text, back) {
+  return h(
+    "div",
+    { class: "prompt-row" },
+    h("p", { class: "prompt", testid: "prompt" }, text),
+    back ? h("button", { type: "button", class: "btn btn-link", testid: "flow-back", onclick: back }, t("common.back")) : null,
+  );
+}
+
+function roundInfo(table) {
+  const { state } = table;
+  if (state.finished || table.finished) {
+    return h("div", { class: "turn-info", testid: "round-info" }, h("strong", {}, t("mhing.game_over")));
+  }
+  const legal = table.legal_actions || {};
+  const dealer = legal.dealer || { seat: state.dealer, name: playerName(state, state.dealer) };
+  return h(
+    "div",
+    { class: "turn-info", testid: "round-info", "data-round": state.round, "data-dealer": dealer.seat },
+    h("strong", {}, t("mhing.round_n", { n: state.round })),
+    " · ",
+    h("span", { testid: "dealer-info" }, t("mhing.deals", { name: dealer.name })),
+    " ",
+    whyLink("MH-2", "why-dealer"),
+  );
+}
+
+// Notes the bar or the standings already say in their own words.
+const SHOWN_ELSEWHERE = new Set(["deal-passes", "game-over", "discarder-pays-double", "first-to-500"]);
+
+function notes(table) {
+  const { state } = table;
+  const items = (table.legal_actions?.notes || []).filter((n) => !SHOWN_ELSEWHERE.has(n.code));
+  if (!items.length) return null;
+  const broke = state.players.filter((p) => p.score === 0).map((p) => p.name);
+  const params = { dealer: playerName(state, state.dealer), names: broke.join(", "), target: state.target || 500 };
+  return h(
+    "ul",
+    { class: "notes", testid: "notes" },
+    ...items.map((n) =>
+      h(
+        "li",
+        { class: "note", testid: `note-${n.code}`, "data-rule": n.rule || "" },
+        codeText(`mhing.note.${n.code}`, params, n.text || n.code),
+        n.rule
+          ? [" ", h("a", { class: "why", href: rulesUrl("mhing", ruleAnchor(n.rule)), target: "_blank", rel: "noopener", testid: `why-note-${n.code}` }, t("common.why"))]
+          : null,
+      ),
+    ),
+  );
+}
+
+function seatGrid(table, seats, onPick, testPrefix, { kind = "secondary" } = {}) {
+  return h(
+    "div",
+    { class: "mh-seats" },
+    ...seats.map((seat) =>
+      bigButton({ testid: `${testPrefix}-${seat}`, label: playerName(table.state, seat), kind, onclick: () => onPick(seat), extraClass: "mh-seat" }),
+    ),
+  );
+}
+
+/** "Eva went out · Ann discarded (pays double)" / "… · from the stack". */
+export function whoText(state, draft) {
+  const name = playerName(state, draft.winner);
+  if (draft.discarder === null) return t("mhing.who_stack", { name });
+  if (draft.discarder === undefined) return t("mhing.who", { name });
+  const double = state.settlement === 2;
+  return t(double ? "mhing.who_discard_double" : "mhing.who_discard", { name, discarder: playerName(state, draft.discarder) });
+}
+
+function pointsBody(table, ui, act) {
+  const { state } = table;
+  const d = ui.draft;
+  const base = { type: "round_points", winner: d.winner, discarder: d.discarder ?? null };
+  const seg = (mode, label) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: "segment mh-segment-small",
+        testid: `${mode}-mode`,
+        "aria-pressed": String(ui.pointsMode === mode),
+        onclick: () => act.setPointsMode(mode),
+      },
+      h("span", { class: "segment-label" }, label),
+    );
+  const body = [
+    prompt(whoText(state, d), act.back),
+    h("div", { class: "segmented mh-points-modes" }, seg("points", t("mhing.enter_points")), seg("premiums", t("mhing.enter_premiums"))),
+  ];
+  if (ui.pointsMode === "points") {
+    body.push(
+      h(
+        "div",
+        { class: "mh-points-grid", testid: "points-pad" },
+        ...POINT_VALUES.map((v) =>
+          h(
+            "button",
+            { type: "button", class: "btn btn-die mh-points-button", testid: `points-${v}`, onclick: () => act.propose({ ...base, points: v }) },
+            String(v),
+          ),
+        ),
+      ),
+    );
+  } else {
+    const n = ui.premiums;
+    const pts = pointsFor(n);
+    body.push(
+      h(
+        "div",
+        { class: "mh-stepper" },
+        h("button", { type: "button", class: "btn btn-secondary mh-step", testid: "premiums-minus", disabled: n <= 0, onclick: () => act.setPremiums(n - 1), "aria-label": "−1" }, "−"),
+        h(
+          "span",
+          { class: "mh-step-value", testid: "premiums-value", "data-premiums": n, "data-points": pts },
+          h("strong", {}, t("mhing.total_premiums", { count: n })),
+          h("span", { class: "small" }, `= ${t("mhing.points_n", { count: pts })}`),
+        ),
+        h("button", { type: "button", class: "btn btn-secondary mh-step", testid: "premiums-plus", disabled: n >= MAX_PREMIUMS, onclick: () => act.setPremiums(n + 1), "aria-label": "+1" }, "+"),
+      ),
+      bigButton({
+        testid: "record-premiums",
+        label: t("mhing.record"),
+        sub: t("mhing.record_sub", { premiums: n, points: pts }),
+        onclick: () => act.propose({ ...base, premiums: n }),
+      }),
+    );
+  }
+  body.push(h("p", { class: "muted small mh-bar-hint" }, t("mhing.points_hint"), " ", whyLink("MH-8", "why-points")));
+  return body;
+}
+
+/** MH-8: 0 → 0; 1–5 → 2…32; then every third premium doubles. */
+export function pointsFor(n) {
+  if (n <= 0) return 0;
+  const doublings = n <= 5 ? n : 5 + Math.floor((n - 5) / 3);
+  return 2 ** doublings;
+}
+
+/**
+ * The bar for every mode but the hand entry (which has the card picker).
+ * act: {go(mode), back, pickWinner, pickDiscarder, propose, undo, claims, setPointsMode, setPremiums}
+ */
+export function renderBar(table, ctl, ui, act) {
+  const { state } = table;
+  const legal = table.legal_actions || { actions: [] };
+  const acts = Object.fromEntries((legal.actions || []).map((a) => [a.type, a]));
+  const head = h("div", { class: "bar-head" }, h("div", { class: "bar-status" }, roundInfo(table)));
+  if (!ctl.readOnly) {
+    head.append(
+      h(
+        "button",
+        { type: "button", class: "btn btn-secondary btn-undo", testid: "undo", disabled: !legal.undo?.possible, onclick: act.undo },
+        t("mhing.undo"),
+      ),
+    );
+  }
+  const body = h("div", { class: "bar-body" });
+  const finished = state.finished || table.finished;
+  let showNotes = true;
+
+  if (ctl.readOnly) {
+    body.append(h("p", { class: "muted view-only-hint" }, t("table.view_only_hint")));
+  } else if (finished) {
+    /* the result panel says it all */
+  } else if (ui.mode === "winner") {
+    showNotes = false;
+    body.append(prompt(t(ui.flow === "points" ? "mhing.who_won_points" : "mhing.who_won"), act.back), seatGrid(table, acts.round_won?.winners || state.players.map((p) => p.seat), act.pickWinner, "winner"));
+  } else if (ui.mode === "discarder") {
+    showNotes = false;
+    const others = (acts.round_won?.discarders || state.players.map((p) => p.seat)).filter((s) => s !== ui.draft.winner);
+    body.append(
+      prompt(t("mhing.last_card_from", { name: playerName(state, ui.draft.winner) }), act.back),
+      bigButton({ testid: "from-stack", label: t("mhing.from_stack"), sub: t("mhing.from_stack_sub"), onclick: () => act.pickDiscarder(null) }),
+      h("p", { class: "muted small mh-or" }, state.settlement === 2 ? t("mhing.discarded_by_double") : t("mhing.discarded_by")),
+      seatGrid(table, others, act.pickDiscarder, "discarder"),
+    );
+  } else if (ui.mode === "points") {
+    showNotes = false;
+    body.append(...pointsBody(table, ui, act));
+  } else {
+    if (acts.round_won) {
+      body.append(bigButton({ testid: "went-out", label: t("mhing.went_out"), sub: t("mhing.went_out_sub"), onclick: () => act.start("hand") }));
+    }
+    const row = h("div", { class: "mh-row2" });
+    if (acts.round_points) row.append(bigButton({ testid: "points-only", label: t("mhing.points_only"), kind: "secondary", onclick: () => act.start("points") }));
+    if (acts.round_drawn) {
+      row.append(
+        bigButton({
+          testid: "drawn",
+          label: t("mhing.drawn"),
+          kind: "secondary",
+          onclick: () => act.propose({ type: "round_drawn" }, { title: t("mhing.drawn") }),
+        }),
+      );
+    }
+    const row2 = h("div", { class: "mh-row2" });
+    row2.append(bigButton({ testid: "claims", label: t("mhing.claims"), kind: "secondary", onclick: act.claims }));
+    if (acts.end_game) {
+      row2.append(
+        bigButton({ testid: "end-game", label: t("mhing.end_game"), kind: "secondary", onclick: () => act.propose({ type: "end_game" }, { title: t("mhing.end_game") }) }),
+      );
+    }
+    body.append(row, row2);
+  }
+  return h(
+    "div",
+    { class: "actionbar mh-bar", testid: "actionbar", "data-mode": ui.mode },
+    head,
+    showNotes ? notes(table) : null,
+    body.childNodes.length ? body : null,
+  );
+}

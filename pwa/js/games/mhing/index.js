@@ -1,0 +1,12 @@
+// Mhing (Suntex): Mah-Jongg with cards. The game client the table view and setup view load by name.
+import { mountSetup } from "./setup.js";
+import { createScreen } from "./screen.js";
+import { describe } from "./describe.js";
+
+export default {
+  name: "mhing",
+  title: "Mhing",
+  mountSetup,
+  createScreen,
+  describe,
+};
