@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from api.rules.common.events import claimed_seat
 from api.rules.errors import IllegalMove, MalformedEvent
-from api.rules.magellan.events import claimed_seat
 from api.rules.magellan.state import MagellanState
 
 

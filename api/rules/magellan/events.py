@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from api.rules.common import events as common
+from api.rules.common.events import has, is_int
 from api.rules.errors import MalformedEvent
 from api.rules.magellan.constants import EXPLORERS, MONEY_VALUES, PARTS
 
@@ -28,34 +30,7 @@ EVENT_TYPES = (
 
 
 def event_type(event: Any) -> str:
-    if not isinstance(event, Mapping):
-        raise MalformedEvent("event-not-object", "An event must be an object with a type.")
-    kind = event.get("type")
-    if not isinstance(kind, str):
-        raise MalformedEvent("type-required", "The event needs a type.")
-    if kind not in EVENT_TYPES:
-        raise MalformedEvent(
-            "unknown-event", f"Magellan has no event {kind!r}; it knows {', '.join(EVENT_TYPES)}."
-        )
-    return kind
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def claimed_seat(event: Mapping[str, Any]) -> int | None:
-    """Optional `seat` of the phone that sent the event; checked against who may act when present."""
-    seat = event.get("seat")
-    if seat is None:
-        return None
-    if not _is_int(seat):
-        raise MalformedEvent("invalid-seat", "The seat must be a seat number.")
-    return int(seat)
-
-
-def has(event: Mapping[str, Any], key: str) -> bool:
-    return event.get(key) is not None
+    return common.event_type(event, "Magellan", EVENT_TYPES)
 
 
 def refuse_in_digital(event: Mapping[str, Any], key: str, server_does: str, rule: str) -> None:
@@ -70,7 +45,7 @@ def money_value(event: Mapping[str, Any], key: str, what: str, rule: str) -> int
     value = event.get(key)
     if value is None:
         raise MalformedEvent(f"{key.replace('_', '-')}-required", f"Give the {what} (1 to 9) ({rule}).", rule)
-    if not _is_int(value) or value not in MONEY_VALUES:
+    if not is_int(value) or value not in MONEY_VALUES:
         raise MalformedEvent(
             "invalid-money-value", f"The {what} must be a money value from 1 to 9 ({rule}).", rule
         )
@@ -83,7 +58,7 @@ def money_cards(
     cards = event.get(key)
     if cards is None:
         raise MalformedEvent(f"{key}-required", f"List the {what} by their values ({rule}).", rule)
-    if not isinstance(cards, list) or not all(_is_int(v) and v in MONEY_VALUES for v in cards):
+    if not isinstance(cards, list) or not all(is_int(v) and v in MONEY_VALUES for v in cards):
         raise MalformedEvent(
             "invalid-money-cards", f"The {what} must be a list of money values 1 to 9 ({rule}).", rule
         )
@@ -96,22 +71,21 @@ def amount(event: Mapping[str, Any]) -> int:
     value = event.get("amount")
     if value is None:
         raise MalformedEvent("amount-required", "A bid needs an amount (MG-4).", "MG-4")
-    if not _is_int(value) or value < 1:
+    if not is_int(value) or value < 1:
         raise MalformedEvent("invalid-amount", "A bid is a whole number, at least 1 (MG-4).", "MG-4")
     return int(value)
 
 
 def explorer(event: Mapping[str, Any]) -> str:
-    value = event.get("explorer")
-    if value is None:
-        raise MalformedEvent("explorer-required", "Say which explorer card was turned up (MG-4).", "MG-4")
-    if not isinstance(value, str) or value not in EXPLORERS:
-        raise MalformedEvent(
-            "unknown-explorer",
-            f"{value!r} is not an explorer; they are {', '.join(EXPLORERS)} (MG-1).",
-            "MG-1",
-        )
-    return value
+    return common.str_choice(
+        event,
+        "explorer",
+        EXPLORERS,
+        "Say which explorer card was turned up (MG-4).",
+        "MG-4",
+        "{value!r} is not an explorer; they are {choices} (MG-1).",
+        "MG-1",
+    )
 
 
 def part(event: Mapping[str, Any], key: str) -> str | None:
@@ -127,6 +101,6 @@ def index(event: Mapping[str, Any], key: str) -> int | None:
     value = event.get(key)
     if value is None:
         return None
-    if not _is_int(value) or value < 0:
+    if not is_int(value) or value < 0:
         raise MalformedEvent(f"invalid-{key}", f"{key} must be a number, 0 or more.")
     return int(value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from api.rules.common import setup as common
 from api.rules.errors import InvalidSetup
 from api.rules.magellan.chance import shuffled
 from api.rules.magellan.constants import (
@@ -27,14 +28,7 @@ OPTION_KEYS = ("sides", "depth", "chance", "auctioneer", "board_sheet")
 
 def parse_options(options: Mapping[str, Any]) -> Options:
     """Defaults filled in; unknown keys and bad values refused (the seat range is checked in new_game)."""
-    if not isinstance(options, Mapping):
-        raise InvalidSetup("invalid-option", "Options must be an object.")
-    unknown = sorted(str(k) for k in options if k not in OPTION_KEYS)
-    if unknown:
-        raise InvalidSetup(
-            "unknown-option",
-            f"Unknown option {', '.join(unknown)}; Magellan knows {', '.join(OPTION_KEYS)}.",
-        )
+    options = common.known_options(options, "Magellan", OPTION_KEYS)
     raw_sides = options.get("sides") or {}
     if not isinstance(raw_sides, Mapping):
         raise InvalidSetup("invalid-option", 'Option sides must map explorers to "A" or "B" (MG-1).', "MG-1")
@@ -51,16 +45,14 @@ def parse_options(options: Mapping[str, Any]) -> Options:
     depth = options.get("depth", "outcomes")
     if depth not in ("outcomes", "ledger"):
         raise InvalidSetup("invalid-option", 'Option depth must be "outcomes" or "ledger".')
-    chance = options.get("chance", "physical")
-    if chance not in ("physical", "digital"):
-        raise InvalidSetup("invalid-option", 'Option chance must be "physical" or "digital".')
-    auctioneer = options.get("auctioneer", 0)
-    if isinstance(auctioneer, bool) or not isinstance(auctioneer, int) or auctioneer < 0:
-        raise InvalidSetup("invalid-option", "Option auctioneer must be a seat number (MG-3).", "MG-3")
+    chance = common.chance_option(options)
+    auctioneer = common.seat_option(
+        options, "auctioneer", "Option auctioneer must be a seat number (MG-3).", "MG-3"
+    )
     return Options(
         sides=sides,
         depth="ledger" if depth == "ledger" else "outcomes",
-        chance="digital" if chance == "digital" else "physical",
+        chance=chance,
         auctioneer=auctioneer,
         board_sheet=parse_sheet(options.get("board_sheet")),
     )
@@ -77,12 +69,7 @@ def options_json(options: Options) -> dict[str, Any]:
 
 
 def _player(seat: int, raw: Any) -> Player:
-    if not isinstance(raw, Mapping):
-        raise InvalidSetup("invalid-player", f"Player {seat + 1} must be an object with a name.")
-    name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidSetup("invalid-player", f"Player {seat + 1} needs a name.")
-    return Player(name=name.strip())
+    return Player(name=common.player_name(seat, raw).strip())
 
 
 def full_deck(phase: int) -> tuple[str, ...]:
@@ -93,17 +80,9 @@ def full_deck(phase: int) -> tuple[str, ...]:
 def new_game(players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int) -> MagellanState:
     """MG-3: 6 ships and a money set 1–9 each; the rest is the draw stack; three decks shuffled."""
     opts = parse_options(options)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidSetup("invalid-seed", "The seed must be an integer.")
-    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise InvalidSetup("player-count", "Players must be a list.", "MG-3")
-    count = len(players)
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise InvalidSetup("player-count", f"Magellan is for 3 to 6 players, not {count}.", "MG-3")
-    if opts.auctioneer >= count:
-        raise InvalidSetup(
-            "invalid-option", f"Option auctioneer must be a seat from 0 to {count - 1} (MG-3).", "MG-3"
-        )
+    common.check_seed(seed)
+    count = common.player_count(players, "Magellan", MIN_PLAYERS, MAX_PLAYERS, "MG-3")
+    common.seat_in_range("auctioneer", opts.auctioneer, count, "MG-3")
     seats = tuple(_player(seat, raw) for seat, raw in enumerate(players))
     digital = opts.chance == "digital"
     decks = tuple(

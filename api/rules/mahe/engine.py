@@ -6,11 +6,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from api.rules.common.events import claimed_seat
 from api.rules.errors import IllegalMove, MalformedEvent
 from api.rules.mahe import dice, track
 from api.rules.mahe.chance import draw_die
 from api.rules.mahe.constants import BEACH_EGGS, MAX_SUM
-from api.rules.mahe.events import claimed_seat, event_type, face_value, has_value, turtle_name
+from api.rules.mahe.events import event_type, face_value, has_value, turtle_name
 from api.rules.mahe.setup import first_order
 from api.rules.mahe.state import CardWon, Die, MaheState, Move, Player, Supply, Turn
 

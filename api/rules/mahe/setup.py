@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from api.rules.common import setup as common
 from api.rules.errors import InvalidSetup
 from api.rules.mahe.chance import shuffled_deck
 from api.rules.mahe.constants import MAX_PLAYERS, MIN_PLAYERS, PILE_SIZE, SET_ASIDE, TURTLE_COLOURS
@@ -16,30 +17,18 @@ OPTION_KEYS = ("chance", "egg_dice_variant", "first_seat")
 
 def parse_options(options: Mapping[str, Any]) -> Options:
     """Defaults filled in; unknown keys and bad values refused (the seat range is checked in new_game)."""
-    if not isinstance(options, Mapping):
-        raise InvalidSetup("invalid-option", "Options must be an object.")
-    unknown = sorted(str(k) for k in options if k not in OPTION_KEYS)
-    if unknown:
-        raise InvalidSetup(
-            "unknown-option", f"Unknown option {', '.join(unknown)}; Mahé knows {', '.join(OPTION_KEYS)}."
-        )
-    chance = options.get("chance", "physical")
-    if chance not in ("physical", "digital"):
-        raise InvalidSetup(
-            "invalid-option", 'Option chance must be "physical" or "digital" (MA-12).', "MA-12"
-        )
+    options = common.known_options(options, "Mahé", OPTION_KEYS)
+    chance = common.chance_option(options, "MA-12")
     variant = options.get("egg_dice_variant", False)
     if not isinstance(variant, bool):
         raise InvalidSetup(
             "invalid-option", "Option egg_dice_variant must be true or false (MA-11).", "MA-11"
         )
-    first_seat = options.get("first_seat", 0)
-    if not isinstance(first_seat, int) or isinstance(first_seat, bool) or first_seat < 0:
-        raise InvalidSetup(
-            "invalid-option", "Option first_seat must be a seat number, 0 or more (MA-2).", "MA-2"
-        )
+    first_seat = common.seat_option(
+        options, "first_seat", "Option first_seat must be a seat number, 0 or more (MA-2).", "MA-2"
+    )
     return Options(
-        chance="digital" if chance == "digital" else "physical",
+        chance=chance,
         egg_dice_variant=variant,
         first_seat=first_seat,
     )
@@ -54,11 +43,7 @@ def options_json(options: Options) -> dict[str, Any]:
 
 
 def _player(seat: int, raw: Any, colours_each: int, count: int, taken: set[str]) -> Player:
-    if not isinstance(raw, Mapping):
-        raise InvalidSetup("invalid-player", f"Player {seat + 1} must be an object with a name and colours.")
-    name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidSetup("invalid-player", f"Player {seat + 1} needs a name.")
+    name = common.player_name(seat, raw, "a name and colours")
     colours = raw.get("colours")
     if (
         not isinstance(colours, Sequence)
@@ -94,20 +79,12 @@ def first_order(player: Player) -> tuple[str, ...] | None:
 def new_game(players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int) -> MaheState:
     """MA-2: turtles on the raft, 4 cards away unseen, 20 on the pile with the top one face up."""
     opts = parse_options(options)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidSetup("invalid-seed", "The seed must be an integer (MA-12).", "MA-12")
-    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise InvalidSetup("player-count", "Players must be a list.", "MA-2")
-    count = len(players)
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise InvalidSetup("player-count", f"Mahé is for 2 to 7 players, not {count} (MA-2).", "MA-2")
+    common.check_seed(seed, "MA-12")
+    count = common.player_count(players, "Mahé", MIN_PLAYERS, MAX_PLAYERS, "MA-2", cite_rule=True)
     colours_each = 2 if count <= 3 else 1
     taken: set[str] = set()
     seats = tuple(_player(seat, raw, colours_each, count, taken) for seat, raw in enumerate(players))
-    if opts.first_seat >= count:
-        raise InvalidSetup(
-            "invalid-option", f"Option first_seat must be a seat from 0 to {count - 1} (MA-2).", "MA-2"
-        )
+    common.seat_in_range("first_seat", opts.first_seat, count, "MA-2")
     if opts.chance == "digital":
         deck = shuffled_deck(seed)
         pile = deck[SET_ASIDE:]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from api.rules.common import events as common
+from api.rules.common.events import is_int
 from api.rules.errors import IllegalMove, MalformedEvent
 from api.rules.mhing.premiums import points as points_for
 
@@ -14,16 +16,7 @@ MAX_POINTS = 2**30
 
 
 def event_type(event: Any) -> str:
-    if not isinstance(event, Mapping):
-        raise MalformedEvent("event-not-object", "An event must be an object with a type.")
-    kind = event.get("type")
-    if not isinstance(kind, str):
-        raise MalformedEvent("type-required", "The event needs a type.")
-    if kind not in EVENT_TYPES:
-        raise MalformedEvent(
-            "unknown-event", f"Mhing has no event {kind!r}; it knows {', '.join(EVENT_TYPES)}."
-        )
-    return kind
+    return common.event_type(event, "Mhing", EVENT_TYPES)
 
 
 def seat(event: Mapping[str, Any], key: str, seats: int, *, required: bool) -> int | None:
@@ -32,7 +25,7 @@ def seat(event: Mapping[str, Any], key: str, seats: int, *, required: bool) -> i
         if required:
             raise MalformedEvent(f"{key}-required", f"Say which seat is the {key} (0 to {seats - 1}).")
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise MalformedEvent("invalid-seat", f"The {key} must be a seat number.")
     if not 0 <= value < seats:
         raise IllegalMove("no-such-seat", f"The {key} {value} is not a seat: seats are 0 to {seats - 1}.")
@@ -64,7 +57,7 @@ def typed_points(event: Mapping[str, Any]) -> tuple[int, int | None]:
         )
     if has_premiums:
         premiums = event["premiums"]
-        if isinstance(premiums, bool) or not isinstance(premiums, int) or not 0 <= premiums <= MAX_PREMIUMS:
+        if not is_int(premiums) or not 0 <= premiums <= MAX_PREMIUMS:
             raise MalformedEvent(
                 "invalid-premiums",
                 f"Premiums must be a whole number from 0 to {MAX_PREMIUMS} (MH-8).",
@@ -72,7 +65,7 @@ def typed_points(event: Mapping[str, Any]) -> tuple[int, int | None]:
             )
         return points_for(premiums), premiums
     value = event["points"]
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise MalformedEvent("invalid-points", "Points must be a whole number (MH-8).", "MH-8")
     if not (value == 0 or (2 <= value <= MAX_POINTS and value & (value - 1) == 0)):
         raise IllegalMove(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from api.rules.common import setup as common
 from api.rules.errors import InvalidSetup
 from api.rules.mhing.state import START, MhingState, Options
 
@@ -15,13 +16,7 @@ OPTION_KEYS = ("settlement", "first_seat")
 
 def parse_options(options: Mapping[str, Any]) -> Options:
     """Defaults filled in; unknown keys and bad values refused (seat range checked in new_game)."""
-    if not isinstance(options, Mapping):
-        raise InvalidSetup("invalid-option", "Options must be an object.")
-    unknown = sorted(str(k) for k in options if k not in OPTION_KEYS)
-    if unknown:
-        raise InvalidSetup(
-            "unknown-option", f"Unknown option {', '.join(unknown)}; Mhing knows {', '.join(OPTION_KEYS)}."
-        )
+    options = common.known_options(options, "Mhing", OPTION_KEYS)
     settlement = options.get("settlement", 1)
     if isinstance(settlement, bool) or settlement not in (1, 2):
         raise InvalidSetup(
@@ -29,11 +24,9 @@ def parse_options(options: Mapping[str, Any]) -> Options:
             "Option settlement must be 1 (add up to 500) or 2 (pay the winner from 500 each) (MH-9).",
             "MH-9",
         )
-    first_seat = options.get("first_seat", 0)
-    if not isinstance(first_seat, int) or isinstance(first_seat, bool) or first_seat < 0:
-        raise InvalidSetup(
-            "invalid-option", "Option first_seat (the first dealer) must be a seat number (MH-2).", "MH-2"
-        )
+    first_seat = common.seat_option(
+        options, "first_seat", "Option first_seat (the first dealer) must be a seat number (MH-2).", "MH-2"
+    )
     return Options(settlement=int(settlement), first_seat=first_seat)
 
 
@@ -41,34 +34,18 @@ def options_json(options: Options) -> dict[str, Any]:
     return {"settlement": options.settlement, "first_seat": options.first_seat}
 
 
-def _name(seat: int, raw: Any) -> str:
-    if not isinstance(raw, Mapping):
-        raise InvalidSetup("invalid-player", f"Player {seat + 1} must be an object with a name.")
-    name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidSetup("invalid-player", f"Player {seat + 1} needs a name.")
-    return name
-
-
 def new_game(players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int) -> MhingState:
     """Everyone at 0 (variant 1) or 500 (variant 2); `first_seat` deals first (MH-2). No chance is
     drawn by the server, so the seed is not used."""
     opts = parse_options(options)
-    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise InvalidSetup("player-count", "Players must be a list.", "MH-1")
-    count = len(players)
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise InvalidSetup("player-count", f"Mhing is for 2 to 6 players, not {count}.", "MH-1")
+    count = common.player_count(players, "Mhing", MIN_PLAYERS, MAX_PLAYERS, "MH-1")
     if opts.settlement == 2 and count > VARIANT_2_MAX:
         raise InvalidSetup(
             "settlement-player-count",
             f"Settlement variant 2 is for 2 to 4 players, not {count}; choose variant 1 (MH-9).",
             "MH-9",
         )
-    if opts.first_seat >= count:
-        raise InvalidSetup(
-            "invalid-option", f"Option first_seat must be a seat from 0 to {count - 1} (MH-2).", "MH-2"
-        )
-    names = tuple(_name(seat, raw) for seat, raw in enumerate(players))
+    common.seat_in_range("first_seat", opts.first_seat, count, "MH-2")
+    names = tuple(common.player_name(seat, raw) for seat, raw in enumerate(players))
     start = START if opts.settlement == 2 else 0
     return MhingState(options=opts, names=names, scores=(start,) * count, dealer=opts.first_seat)
