@@ -1,4 +1,4 @@
-"""How fast the Mhing scorer finds the best reading (MH-5 … MH-8), against the `mahjong` package.
+"""How fast the Mhing scorer scores a hand (MH-5 … MH-8), against the `mahjong` package.
 
 Random winning hands (four groups and a pair, all 14 cards hidden) with 0, 2, 4 and 6 of their
 cards turned into jokers; every measured hand is different from the others and from the warm-up
@@ -6,9 +6,14 @@ hands, so the whole-hand cache never answers — only the per-suit decomposition
 premium counts that a running server has memoised. The `mahjong` package's HandDivider (which
 only splits a hand, it scores nothing) runs on the same joker-free hands in the same run.
 
-Targets: joker-free scoring at least as fast per hand as the divider; the worst 6-joker hand under
-50 ms, measured cold (every cache emptied before each hand). Run: `make bench` or
-`python -m benchmarks.mhing_scoring`.
+Joker-free hands are measured three ways: the full scoring with every premium itemised (name,
+rule, count, groups: what the score endpoint answers, before it is rendered as JSON) — the main
+figure —, the best reading and points alone, and the whole JSON answer (for information). The
+joker hands are measured for the best reading and points.
+
+Targets: joker-free scoring with itemised premiums at least as fast per hand as the divider; the
+worst 6-joker hand under 50 ms, measured cold (every cache emptied before each hand). Run:
+`make bench` or `python -m benchmarks.mhing_scoring`.
 """
 
 from __future__ import annotations
@@ -83,6 +88,11 @@ def score_all(hands: Sequence[Hand], itemised: bool = False) -> None:
             _ = result.items
 
 
+def answer_all(hands: Sequence[Hand]) -> None:
+    for hand in hands:
+        assert score_hand(hand).to_json()["wins"]
+
+
 def main() -> None:
     rng = random.Random(20240611)
     seen: set[tuple[str, ...]] = set()
@@ -90,6 +100,7 @@ def main() -> None:
     # Three fresh batches per measurement: no hand is ever scored twice; the median batch counts.
     batches = {j: [distinct_hands(rng, j, MEASURED[j], seen) for _ in range(3)] for j in JOKERS}
     itemised_batches = [distinct_hands(rng, 0, MEASURED[0], seen) for _ in range(3)]
+    answered_batches = [distinct_hands(rng, 0, MEASURED[0], seen) for _ in range(3)]
     tiles = []
     for hand in batches[0][0]:
         row = [0] * 34
@@ -123,26 +134,28 @@ def main() -> None:
     itemised = statistics.median(
         timed(lambda b=batch: score_all(b, itemised=True), len(batch)) for batch in itemised_batches
     )
+    answered = statistics.median(
+        timed(lambda b=batch: answer_all(b), len(batch)) for batch in answered_batches
+    )
+
+    def line(label: str, t: float, ratio: bool = True) -> str:
+        text = f"  {label:<46} {1 / t:9.0f} hands/s  {t * 1e6:8.1f} µs/hand"
+        return f"{text}  ratio to divider {t / divider:6.2f}" if ratio else text
 
     print("Mhing scorer: random winning hands, distinct, 14 hidden cards")
-    rate = f"{1 / divider:9.0f} hands/s  {divider * 1e6:7.1f} µs"
-    print(f"  mahjong HandDivider (splits only), joker-free: {rate}")
-    for j in JOKERS:
-        t = results[j]
-        print(
-            f"  scorer, {j} jokers: {1 / t:9.0f} hands/s  {t * 1e6:8.1f} µs/hand  "
-            f"ratio to divider {t / divider:6.2f}"
-        )
-    print(
-        f"  scorer, 0 jokers, with itemised premiums: {1 / itemised:9.0f} hands/s  "
-        f"{itemised * 1e6:7.1f} µs  ratio {itemised / divider:5.2f}"
-    )
+    print(line("mahjong HandDivider (splits only), joker-free:", divider, ratio=False))
+    print(line("scorer, 0 jokers, with itemised premiums:", itemised))
+    print(line("scorer, 0 jokers, best reading + points only:", results[0]))
+    print(line("scorer, 0 jokers, JSON answer (information):", answered))
+    for j in JOKERS[1:]:
+        print(line(f"scorer, {j} jokers, best reading + points:", results[j]))
     print(
         f"  6 jokers cold (caches emptied per hand): median {statistics.median(cold) * 1e3:.2f} ms, "
         f"worst {worst * 1e3:.2f} ms"
     )
-    fast = results[0] <= divider
-    print(f"  target joker-free at least as fast as the divider: {'met' if fast else 'MISSED'}")
+    fast = itemised <= divider
+    verdict = "met" if fast else "MISSED"
+    print(f"  target joker-free, itemised premiums, at least as fast as the divider: {verdict}")
     quick = worst * 1e3 < WORST_TARGET_MS
     print(f"  target worst 6-joker hand under {WORST_TARGET_MS:.0f} ms: {'met' if quick else 'MISSED'}")
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import combinations
 from typing import NamedTuple
 
 from api.rules.mhing import blocks
@@ -135,23 +136,27 @@ def _whole_hand(mask: int) -> int:
     return total
 
 
-def _pair_premium(a: int, b: int) -> int:
-    """Premiums two groups earn together: same sequences, or suit triplets of one number."""
+# The lines two groups make together (same sequences, or suit triplets of one number), in the order
+# `itemise` lists them; `_pair_line` gives 0 for none, else 1 + the line's place here.
+_PAIR_CODES = ("same-sequences-same-suit", "same-sequences-different-suits", "same-number-triplets")
+
+
+def _pair_line(a: int, b: int) -> int:
     (bit_a, _, low_a, _), (bit_b, _, low_b, _) = _GROUP[a], _GROUP[b]
     if _SEQ[a] and _SEQ[b] and low_a == low_b:
-        return 3 if bit_a == bit_b else 1
+        return 1 if bit_a == bit_b else 2
     if not _SEQ[a] and not _SEQ[b] and bit_a and bit_b and low_a == low_b:
-        return 1
+        return 3
     return 0
 
 
-_GROUP_COUNT = len(_GROUP)
-_PAIRS = [_pair_premium(a, b) for a in blocks.GROUP_IDS for b in blocks.GROUP_IDS]
+# By block ids [a][b]: the line of the two groups, and the premiums they earn together.
+_PAIR_LINES = [[_pair_line(a, b) for b in blocks.GROUP_IDS] for a in blocks.GROUP_IDS]
+_PAIRS = [[0 if line == 0 else LINES[_PAIR_CODES[line - 1]][2] for line in row] for row in _PAIR_LINES]
 _GROUP_MASK = [_mask(blocks.kinds_of(b)) for b in blocks.GROUP_IDS]
 _PAIR_MASK = [_mask((k, k)) for k in range(KIND_COUNT)]
 _HONOUR_TRIPLET = [0 if _SEQ[b] or _GROUP[b][0] else 1 for b in blocks.GROUP_IDS]
 _PAIR_258 = [1 if _KIND[k][0] and _KIND[k][2] in (2, 5, 8) else 0 for k in range(KIND_COUNT)]
-_WHOLE = [_whole_hand(m) for m in range(1 << 7)]
 _DRAGON_BIT = [1 << (b - FIRST_DRAGON) if b in DRAGON_TRIPLETS else 0 for b in blocks.GROUP_IDS]
 # Straight parts: suit · 3 + (0: 1-2-3, 1: 4-5-6, 2: 7-8-9), or -1.
 _STRAIGHT = [
@@ -159,52 +164,102 @@ _STRAIGHT = [
     for b in blocks.GROUP_IDS
 ]
 
+# A group's *line mask*: its card-set mask (`_mask`, bits 0–6), then bit 7 "is a sequence", bit 8
+# "is a triplet", bit 9 "is an honour triplet", bits 10–12 "is the red / green / white dragon
+# triplet", bits 13–15 "is the 1-2-3 of suit 0 / 1 / 2", bits 16–18 "is the 7-8-9 of suit 0 / 1 / 2"
+# (no straight without both). A reading's line mask has the "every suit card 5 or more / 5 or less"
+# bits of all its groups and its pair, every other bit of any of them.
+_HAS_SEQUENCE, _HAS_TRIPLET, _HAS_HONOUR_TRIPLET = 1 << 7, 1 << 8, 1 << 9
+_DRAGON_SHIFT, _ONE_TWO_THREE_SHIFT, _SEVEN_EIGHT_NINE_SHIFT = 10, 13, 16
+_HAS_DRAGONS = 7 << _DRAGON_SHIFT
+_EVERY = _HIGH | _LOW
+_ANY = ~_EVERY
 
-@lru_cache(maxsize=1 << 17)
-def count_premiums(groups: tuple[int, ...], pair: int) -> int:
-    """MH-6 premiums of a reading without flowers: four groups (sorted, the cache key) and a pair."""
-    a, b, c, d = groups
-    n = _GROUP_COUNT
-    pairs = _PAIRS
-    total = (
-        pairs[a * n + b]
-        + pairs[a * n + c]
-        + pairs[a * n + d]
-        + pairs[b * n + c]
-        + pairs[b * n + d]
-        + pairs[c * n + d]
-    )
-    honour = _HONOUR_TRIPLET
-    total += honour[a] + honour[b] + honour[c] + honour[d] + _PAIR_258[pair]
-    masks = _GROUP_MASK
-    mask = masks[a] & masks[b] & masks[c] & masks[d] & _PAIR_MASK[pair] & (_HIGH | _LOW)
-    mask |= (masks[a] | masks[b] | masks[c] | masks[d] | _PAIR_MASK[pair]) & 31
-    total += _WHOLE[mask]
-    seq = _SEQ
-    sequences = seq[a] + seq[b] + seq[c] + seq[d]
-    if sequences == 4:
-        total += 1
-    elif sequences == 0:
-        total += 3
-        dragons = _DRAGON_BIT
-        if dragons[a] | dragons[b] | dragons[c] | dragons[d] == 7:
-            total += 5
-    elif sequences == 1:
-        dragons = _DRAGON_BIT
-        if dragons[a] | dragons[b] | dragons[c] | dragons[d] == 7:
-            total += 5
-    if sequences >= 2:
-        straight = _STRAIGHT
-        slots = [x for x in (straight[a], straight[b], straight[c], straight[d]) if x >= 0]
-        if len(slots) >= 2:
-            for first in (0, 3, 6):
-                ones, fours, sevens = slots.count(first), slots.count(first + 1), slots.count(first + 2)
-                if fours:
-                    if ones and sevens:
-                        total += 3
-                elif ones and sevens:
-                    total += min(ones, sevens)
+
+def _straight_bits(block: int) -> int:
+    part = _STRAIGHT[block]
+    if part < 0 or part % 3 == 1:
+        return 0
+    return 1 << (_ONE_TWO_THREE_SHIFT if part % 3 == 0 else _SEVEN_EIGHT_NINE_SHIFT) + part // 3
+
+
+_LINE_MASK = [
+    _GROUP_MASK[b]
+    | (_HAS_SEQUENCE if _SEQ[b] else _HAS_TRIPLET)
+    | (_HAS_HONOUR_TRIPLET if _HONOUR_TRIPLET[b] else 0)
+    | _DRAGON_BIT[b] << _DRAGON_SHIFT
+    | _straight_bits(b)
+    for b in blocks.GROUP_IDS
+]
+
+# A reading's premiums that depend on its line mask alone: the card-set lines (`_whole_hand`), "only
+# sequences" / "only triplets", three dragon triplets; by the line mask's bits 0–12.
+_MASK_BITS = (1 << _ONE_TWO_THREE_SHIFT) - 1
+
+
+def _mask_premiums(mask: int) -> int:
+    total = _whole_hand(mask & 127)
+    if not mask & _HAS_TRIPLET:
+        total += 1  # only sequences
+    if not mask & _HAS_SEQUENCE:
+        total += 3  # only triplets
+    if mask & _HAS_DRAGONS == _HAS_DRAGONS:
+        total += 5
     return total
+
+
+_BY_MASK = [_mask_premiums(m) for m in range(1 << _ONE_TWO_THREE_SHIFT)]
+
+
+def _straight_premiums(slots: list[int]) -> int:
+    """Full and broken straights of the straight parts `slots` (`_STRAIGHT`) of a reading."""
+    total = 0
+    for first in (0, 3, 6):
+        ones, fours, sevens = slots.count(first), slots.count(first + 1), slots.count(first + 2)
+        if fours:
+            if ones and sevens:
+                total += 3
+        elif ones and sevens:
+            total += min(ones, sevens)
+    return total
+
+
+def count_premiums_uncached(groups: tuple[int, ...], pair: int) -> int:
+    """MH-6 premiums of a reading without flowers: four groups (sorted) and a pair."""
+    a, b, c, d = groups
+    pairs = _PAIRS
+    row_a, row_b = pairs[a], pairs[b]
+    honour = _HONOUR_TRIPLET
+    total = (
+        row_a[b]
+        + row_a[c]
+        + row_a[d]
+        + row_b[c]
+        + row_b[d]
+        + pairs[c][d]
+        + honour[a]
+        + honour[b]
+        + honour[c]
+        + honour[d]
+        + _PAIR_258[pair]
+    )
+    masks = _LINE_MASK
+    mask_a, mask_b, mask_c, mask_d, mask_pair = masks[a], masks[b], masks[c], masks[d], _PAIR_MASK[pair]
+    some = mask_a | mask_b | mask_c | mask_d | mask_pair
+    every = mask_a & mask_b & mask_c & mask_d & mask_pair
+    total += _BY_MASK[(every & _EVERY | some & _ANY) & _MASK_BITS]
+    if some >> _ONE_TWO_THREE_SHIFT & some >> _SEVEN_EIGHT_NINE_SHIFT & 7:  # else no straight
+        straight = _STRAIGHT
+        total += _straight_premiums(
+            [x for x in (straight[a], straight[b], straight[c], straight[d]) if x >= 0]
+        )
+    return total
+
+
+# The search's count, memoised on (four groups sorted, pair): joker searches try the same readings
+# again and again. A joker-free hand has few readings and shares none with another hand (without
+# laid-out groups the reading determines the cards), so `_natural_reading` counts without the cache.
+count_premiums = lru_cache(maxsize=1 << 17)(count_premiums_uncached)
 
 
 class Premium(NamedTuple):
@@ -246,58 +301,19 @@ def _line(code: str, occurrences: Sequence[tuple[int, ...]], pair: bool = False)
     return [Premium(code, len(occurrences), used, pair, tuple(occurrences))]
 
 
-def itemise(groups: tuple[int, ...], pair: int, flowers: tuple[str, ...] = ()) -> list[Premium]:
-    """Every premium of a four-groups-and-a-pair reading, line by line (groups in display order)."""
+# `itemise` must explain exactly what `count_premiums` counts: both work from the same per-group
+# tables above (line masks, pair lines), and the tests check that the two always agree.
+_PAIR_258_ITEM = Premium("pair-2-5-8", 1, (), True)
+
+
+def _whole_lines(mask: int, size: int) -> tuple[Premium, ...]:
+    """The whole-hand lines of a reading of `size` groups with line mask `mask`, in listing order."""
+    everything = [tuple(range(size))]
+    suit_count = bin(mask & 7).count("1")
+    honours = mask >> 3 & 3
     items: list[Premium] = []
-    if flowers:
-        items.append(Premium("flower", len(flowers), cards=flowers))
-    facts = [_GROUP[b] for b in groups]
-    seqs = [i for i, b in enumerate(groups) if _SEQ[b]]
-    trips = [i for i, b in enumerate(groups) if not _SEQ[b]]
-    same_suit: list[tuple[int, ...]] = []
-    other_suits: list[tuple[int, ...]] = []
-    for x, i in enumerate(seqs):
-        for j in seqs[x + 1 :]:
-            if facts[i][2] == facts[j][2]:
-                (same_suit if facts[i][0] == facts[j][0] else other_suits).append((i, j))
-    items += _line("same-sequences-same-suit", same_suit)
-    items += _line("same-sequences-different-suits", other_suits)
-    suit_trips = [i for i in trips if facts[i][0]]
-    same_number = [
-        (i, j) for x, i in enumerate(suit_trips) for j in suit_trips[x + 1 :] if facts[i][2] == facts[j][2]
-    ]
-    items += _line("same-number-triplets", same_number)
-    items += _line("honour-triplet", [(i,) for i in trips if not facts[i][0]])
-    pair_bit, pair_honour, pair_rank = _KIND[pair]
-    if pair_rank in (2, 5, 8):
-        items.append(Premium("pair-2-5-8", 1, (), True))
-    full: list[tuple[int, ...]] = []
-    broken: list[tuple[int, ...]] = []
-    for bit in (1, 2, 4):
-        parts: dict[int, list[int]] = {1: [], 4: [], 7: []}
-        for i in seqs:
-            if facts[i][0] == bit and facts[i][2] in parts:
-                parts[facts[i][2]].append(i)
-        if parts[4]:
-            if parts[1] and parts[7]:
-                full.append((parts[1][0], parts[4][0], parts[7][0]))
-        else:
-            broken += [tuple(sorted(p)) for p in zip(parts[1], parts[7], strict=False)]
-    items += _line("full-straight", full)
-    items += _line("broken-straight", broken)
-    everything = [tuple(range(len(groups)))]
-    suits = pair_bit
-    honours = pair_honour
-    low = pair_rank if pair_bit else 9
-    high = pair_rank if pair_bit else 1
-    for bit, honour, lo, hi in facts:
-        suits |= bit
-        honours |= honour
-        if bit:
-            low, high = min(low, lo), max(high, hi)
-    suit_count = bin(suits).count("1")
-    if not seqs or not trips:
-        items += _line("only-triplets" if not seqs else "only-sequences", everything)
+    if not mask & _HAS_SEQUENCE or not mask & _HAS_TRIPLET:
+        items += _line("only-triplets" if not mask & _HAS_SEQUENCE else "only-sequences", everything)
     if not honours and suit_count == 2:
         items += _line("two-suits-no-honours", everything, True)
     if honours and suit_count == 1:
@@ -306,14 +322,92 @@ def itemise(groups: tuple[int, ...], pair: int, flowers: tuple[str, ...] = ()) -
         items += _line("one-suit-no-honours", everything, True)
     if suit_count == 3 and honours == _WIND | _DRAGON:
         items += _line("all-suits-winds-dragons", everything, True)
-    if not honours and low >= 5:
+    if not honours and mask & _HIGH:
         items += _line("only-5-to-9", everything, True)
-    if not honours and high <= 5:
+    if not honours and mask & _LOW:
         items += _line("only-1-to-5", everything, True)
+    return tuple(items)
+
+
+# Whole-hand lines of four groups (every reading), by the bits of the line mask they depend on.
+_WHOLE_BITS = (1 << 9) - 1
+_WHOLE_LINES = [_whole_lines(m, 4) for m in range(1 << 9)]
+
+
+def _pair_lines(groups: tuple[int, ...]) -> list[Premium]:
+    """Lines of two groups: each pair of indices i < j in order, sorted into their lines."""
+    lines = _PAIR_LINES
+    found = [
+        (kind, i, j) for i, j in combinations(range(len(groups)), 2) if (kind := lines[groups[i]][groups[j]])
+    ]
+    items: list[Premium] = []
+    for kind, code in enumerate(_PAIR_CODES, 1):
+        occurrences = [(i, j) for k, i, j in found if k == kind]
+        if occurrences:
+            items += _line(code, occurrences)
+    return items
+
+
+def _straights(groups: tuple[int, ...]) -> list[Premium]:
+    """Full and broken straights of each suit in turn."""
+    straight = _STRAIGHT
+    slots = [i for i, b in enumerate(groups) if straight[b] >= 0]
+    full: list[tuple[int, ...]] = []
+    broken: list[tuple[int, ...]] = []
+    for first in (0, 3, 6):
+        ones = [i for i in slots if straight[groups[i]] == first]
+        fours = [i for i in slots if straight[groups[i]] == first + 1]
+        sevens = [i for i in slots if straight[groups[i]] == first + 2]
+        if fours:
+            if ones and sevens:
+                full.append((ones[0], fours[0], sevens[0]))
+        else:
+            broken += [tuple(sorted(p)) for p in zip(ones, sevens, strict=False)]
+    return _line("full-straight", full) + _line("broken-straight", broken)
+
+
+def _dragon_line(groups: tuple[int, ...]) -> list[Premium]:
     dragon_groups = [i for i, b in enumerate(groups) if b in DRAGON_TRIPLETS]
-    if {groups[i] for i in dragon_groups} == DRAGON_TRIPLETS:
-        firsts = sorted({groups[i]: i for i in reversed(dragon_groups)}.values())
-        items += _line("three-dragon-triplets", [tuple(firsts)])
+    if {groups[i] for i in dragon_groups} != DRAGON_TRIPLETS:
+        return []
+    firsts = sorted({groups[i]: i for i in reversed(dragon_groups)}.values())
+    return _line("three-dragon-triplets", [tuple(firsts)])
+
+
+def itemise(groups: tuple[int, ...], pair: int, flowers: tuple[str, ...] = ()) -> list[Premium]:
+    """Every premium of a four-groups-and-a-pair reading, line by line (groups in display order).
+
+    The line masks say which lines can occur at all; only those are looked at group by group. A
+    straight needs a 1-2-3 and a 7-8-9 of one suit (a full one a 4-5-6 as well)."""
+    items: list[Premium] = [Premium("flower", len(flowers), cards=flowers)] if flowers else []
+    masks = _LINE_MASK
+    every = some = _PAIR_MASK[pair]
+    if len(groups) == 4:
+        a, b, c, d = groups
+        mask_a, mask_b, mask_c, mask_d = masks[a], masks[b], masks[c], masks[d]
+        every &= mask_a & mask_b & mask_c & mask_d
+        some |= mask_a | mask_b | mask_c | mask_d
+        lines = _PAIR_LINES
+        row_a, row_b = lines[a], lines[b]
+        if row_a[b] or row_a[c] or row_a[d] or row_b[c] or row_b[d] or lines[c][d]:
+            items += _pair_lines(groups)
+        whole = _WHOLE_LINES[(every & _EVERY | some & _ANY) & _WHOLE_BITS]
+    else:
+        for g in groups:
+            every &= masks[g]
+            some |= masks[g]
+        items += _pair_lines(groups)
+        whole = _whole_lines(every & _EVERY | some & _ANY, len(groups))
+    if some & _HAS_HONOUR_TRIPLET:
+        honour = _HONOUR_TRIPLET
+        items += _line("honour-triplet", [(i,) for i, g in enumerate(groups) if honour[g]])
+    if _PAIR_258[pair]:
+        items.append(_PAIR_258_ITEM)
+    if some >> _ONE_TWO_THREE_SHIFT & some >> _SEVEN_EIGHT_NINE_SHIFT & 7:
+        items += _straights(groups)
+    items += whole
+    if some & _HAS_DRAGONS == _HAS_DRAGONS:
+        items += _dragon_line(groups)
     return items
 
 

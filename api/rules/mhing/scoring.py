@@ -9,7 +9,6 @@ double).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Literal, NamedTuple
 
 from api.rules.mhing import blocks, premiums
@@ -31,13 +30,13 @@ class ShownGroup(NamedTuple):
     laid_out: bool
 
     def to_json(self) -> JSON:
-        kinds = blocks.kinds_of(self.block)
+        block, jokers = self.block, self.jokers
         return {
-            "cards": [KINDS[k] for k in kinds],
-            "notation": _notation(kinds, self.jokers),
-            "kind": "sequence" if blocks.is_sequence(self.block) else "triplet",
+            "cards": list(_GROUP_CARDS[block]),
+            "notation": _notation(_GROUP_KINDS[block], jokers) if True in jokers else _GROUP_NOTATION[block],
+            "kind": _GROUP_KIND_NAME[block],
             "laid_out": self.laid_out,
-            "jokers": sum(self.jokers),
+            "jokers": sum(jokers),
         }
 
 
@@ -74,12 +73,17 @@ class Score:
     def points(self) -> int:
         return premiums.points(self.total_premiums)
 
-    @cached_property
+    # `_display` and `items` are worked out once and kept in the instance's __dict__ (as
+    # functools.cached_property would, without its lock).
+    @property
     def _display(self) -> tuple[tuple[ShownGroup, ...], tuple[bool, bool]]:
-        assert self.reading is not None
-        hidden, pair_jokers = _place_jokers(self.reading.groups, self.reading.pair, list(self.counts))
-        laid = [ShownGroup(g.block, g.jokers, laid_out=True) for g in self.hand.groups]
-        return (*laid, *hidden), pair_jokers
+        known: tuple[tuple[ShownGroup, ...], tuple[bool, bool]] | None = self.__dict__.get("_shown")
+        if known is None:
+            assert self.reading is not None
+            hidden, pair_jokers = _place_jokers(self.reading.groups, self.reading.pair, list(self.counts))
+            laid = [ShownGroup(g.block, g.jokers, laid_out=True) for g in self.hand.groups]
+            known = self.__dict__["_shown"] = ((*laid, *hidden), pair_jokers)
+        return known
 
     @property
     def groups(self) -> tuple[ShownGroup, ...]:
@@ -99,16 +103,29 @@ class Score:
         cards += [(k, True) for k in self.special.jokers_as]
         return tuple(sorted(cards))
 
-    @cached_property
+    @property
     def items(self) -> tuple[Premium, ...]:
+        """Every premium, line by line (MH-6, MH-7; flowers first)."""
+        known: tuple[Premium, ...] | None = self.__dict__.get("_items")
+        if known is None:
+            known = self.__dict__["_items"] = self._itemise()
+        return known
+
+    def _itemise(self) -> tuple[Premium, ...]:
         flowers = self.hand.flowers
         if self.special is not None:
             code = "nothing-fits-all-honours" if self.special.all_honours else "nothing-fits"
             lead = [Premium("flower", len(flowers), cards=flowers)] if flowers else []
             return (*lead, Premium(code, 1))
-        if self.reading is None:
+        reading = self.reading
+        if reading is None:
             return ()
-        return tuple(premiums.itemise(tuple(g.block for g in self.groups), self.reading.pair, flowers))
+        # The blocks of `groups` (laid-out first, then display order) without placing the jokers.
+        shown = sorted(reading.groups, key=_DISPLAY_KEY.__getitem__)
+        laid = self.hand.groups
+        if laid:
+            shown = [g.block for g in laid] + shown
+        return tuple(premiums.itemise(tuple(shown), reading.pair, flowers))
 
     def to_json(self) -> JSON:
         return score_json(self)
@@ -118,24 +135,41 @@ def _notation(kinds: tuple[int, ...], jokers: tuple[bool, ...]) -> str:
     return " ".join(f"jk={KINDS[k]}" if j else KINDS[k] for k, j in zip(kinds, jokers, strict=True))
 
 
+# A hidden card → its slot in a count list: its kind, or one more slot after the kinds for jokers.
+_COUNT_SLOT = {**KIND_INDEX, JOKER: KIND_COUNT}
+
+
+def _hidden_counts(hidden: tuple[str, ...]) -> list[int]:
+    """The hidden natural cards per kind, followed by the number of hidden jokers."""
+    counts = [0] * (KIND_COUNT + 1)
+    slot = _COUNT_SLOT
+    for card in hidden:
+        counts[slot[card]] += 1
+    return counts
+
+
 def natural_counts(hand: Hand) -> list[int]:
-    counts = [0] * KIND_COUNT
-    for card in hand.hidden:
-        if card != JOKER:
-            counts[KIND_INDEX[card]] += 1
+    counts = _hidden_counts(hand.hidden)
+    counts.pop()
     return counts
 
 
 _NO_JOKERS = (False, False, False)
 # Hidden groups are shown lowest card first, a triplet before a sequence starting on the same card.
-_DISPLAY_ORDER = [(blocks.kinds_of(b)[0], blocks.is_sequence(b)) for b in blocks.GROUP_IDS]
+_DISPLAY_KEY = [2 * blocks.kinds_of(b)[0] + blocks.is_sequence(b) for b in blocks.GROUP_IDS]
+# Per block: its kinds, its cards, its notation without jokers, "sequence" or "triplet".
+_GROUP_KINDS = [blocks.kinds_of(b) for b in blocks.GROUP_IDS]
+_GROUP_CARDS = [tuple(KINDS[k] for k in kinds) for kinds in _GROUP_KINDS]
+_GROUP_NOTATION = [" ".join(cards) for cards in _GROUP_CARDS]
+_PAIR_NOTATION = [f"{card} {card}" for card in KINDS]
+_GROUP_KIND_NAME = ["sequence" if blocks.is_sequence(b) else "triplet" for b in blocks.GROUP_IDS]
 
 
 def _place_jokers(
     groups: tuple[int, ...], pair: int, counts: list[int]
 ) -> tuple[list[ShownGroup], tuple[bool, bool]]:
     """Which cards of the hidden groups are jokers: naturals go wherever their kind is needed."""
-    order = sorted(groups, key=_DISPLAY_ORDER.__getitem__)
+    order = sorted(groups, key=_DISPLAY_KEY.__getitem__)
     if sum(counts) == 3 * len(groups) + 2:  # no jokers
         return [ShownGroup(b, _NO_JOKERS, False) for b in order], (False, False)
     left = counts
@@ -146,14 +180,15 @@ def _place_jokers(
             return False
         return True
 
-    shown = [ShownGroup(b, tuple(take(k) for k in blocks.kinds_of(b)), False) for b in order]
+    shown = [ShownGroup(b, tuple(take(k) for k in _GROUP_KINDS[b]), False) for b in order]
     pair_jokers = (take(pair), take(pair))
     return shown, pair_jokers
 
 
 def score_hand(hand: Hand) -> Score:
     """The best reading of a winning hand (MH-5) with its premiums (MH-6, MH-7) and points (MH-8)."""
-    size = hand.card_count
+    laid = hand.groups
+    size = 3 * len(laid) + len(hand.hidden)  # hand.card_count
     if size != HAND_SIZE:
         return Score(
             hand,
@@ -161,9 +196,9 @@ def score_hand(hand: Hand) -> Score:
             "wrong-card-count",
             f"{size} cards: a winning hand has {HAND_SIZE} cards besides the flowers (MH-5).",
         )
-    counts = natural_counts(hand)
-    jokers = hand.hidden_jokers
-    fixed = tuple(sorted(g.block for g in hand.groups))
+    counts = _hidden_counts(hand.hidden)
+    jokers = counts.pop()
+    fixed = tuple(sorted(g.block for g in laid)) if laid else ()
     frozen = tuple(counts)
     reading = best_reading(fixed, frozen, jokers)
     if reading is not None:
@@ -171,7 +206,7 @@ def score_hand(hand: Hand) -> Score:
     # A hand with a reading into groups is never "nothing fits" as well: a group or pair holds at
     # most one of a set of distinct cards 3 apart, so five blocks would hold at most five of the
     # (at least eight) natural cards. Only a hand without a reading needs the MH-7 check.
-    special = nothing_fits(counts, jokers) if not hand.groups else None
+    special = nothing_fits(counts, jokers) if not laid else None
     if special is not None:
         return Score(hand, True, special=special, counts=frozen)
     return Score(
@@ -183,17 +218,19 @@ def score_hand(hand: Hand) -> Score:
 
 
 def premium_json(item: Premium) -> JSON:
+    code, times, groups, pair, occurrences, cards = item
+    name, rule, value = premiums.LINES[code]
     return {
-        "code": item.code,
-        "name": item.name,
-        "rule": item.rule,
-        "value": item.value,
-        "count": item.times,
-        "premiums": item.premiums,
-        "groups": list(item.groups),
-        "pair": item.pair,
-        "occurrences": [list(o) for o in item.occurrences],
-        "cards": list(item.cards),
+        "code": code,
+        "name": name,
+        "rule": rule,
+        "value": value,
+        "count": times,
+        "premiums": value * times,
+        "groups": list(groups),
+        "pair": pair,
+        "occurrences": [list(o) for o in occurrences],
+        "cards": list(cards),
     }
 
 
@@ -213,27 +250,30 @@ def _reading_json(score: Score) -> JSON | None:
         }
     assert score.pair is not None
     pair_kind, pair_jokers = score.pair
-    pair = {
-        "cards": [KINDS[pair_kind]] * 2,
-        "notation": _notation((pair_kind, pair_kind), pair_jokers),
-        "jokers": sum(pair_jokers),
-    }
-    groups = [g.to_json() for g in score.groups]
-    cards = [KINDS[k] for g in score.groups for k in blocks.kinds_of(g.block)] + [KINDS[pair_kind]] * 2
+    pair_card = KINDS[pair_kind]
+    pair_notation = (
+        _notation((pair_kind, pair_kind), pair_jokers) if True in pair_jokers else _PAIR_NOTATION[pair_kind]
+    )
+    pair = {"cards": [pair_card, pair_card], "notation": pair_notation, "jokers": sum(pair_jokers)}
+    shown = score.groups
+    groups = [g.to_json() for g in shown]
+    group_cards = _GROUP_CARDS
+    cards = [card for g in shown for card in group_cards[g.block]]
+    cards += (pair_card, pair_card)
     jokers_as = [
         KINDS[k]
-        for g in score.groups
-        if not g.laid_out
-        for k, j in zip(blocks.kinds_of(g.block), g.jokers, strict=True)
+        for g in shown
+        if not g.laid_out and True in g.jokers
+        for k, j in zip(_GROUP_KINDS[g.block], g.jokers, strict=True)
         if j
     ]
-    jokers_as += [KINDS[pair_kind]] * sum(pair_jokers)
+    jokers_as += [pair_card] * sum(pair_jokers)
     return {
         "kind": score.kind,
         "groups": groups,
         "pair": pair,
         "cards": cards,
-        "notation": " | ".join([g["notation"] for g in groups] + [str(pair["notation"])]),
+        "notation": " | ".join([g["notation"] for g in groups] + [pair_notation]),
         "jokers_as": jokers_as,
     }
 

@@ -16,8 +16,9 @@ How the search stays small:
     "1–5" and "5–9"), or of a start another sequence has (same-sequence premiums).
   A 2-3-4 that matches nothing is beaten by the 1-2-3 of its suit: adding a 1-2-3 or 7-8-9 never
   costs a premium (only a 4-5-6 can spoil a broken straight, and 4-5-6 is always tried).
-* Premiums of a reading are memoised (`premiums.count_premiums`), and so is the whole search per
-  canonical hand (laid-out groups, natural counts, jokers).
+* Premiums of a reading are memoised for the joker search (`premiums.count_premiums`), and so is
+  the whole search per canonical hand (laid-out groups, natural counts, jokers). A joker-free hand
+  counts its few readings without that memo: no other hand has the same ones.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import NamedTuple
 
 from api.rules.mhing import blocks
 from api.rules.mhing.cards import FIRST_DRAGON, FIRST_WIND, KIND_COUNT, SUIT_KINDS, rank_of
-from api.rules.mhing.premiums import count_premiums
+from api.rules.mhing.premiums import count_premiums, count_premiums_uncached
 
 GROUPS_IN_HAND = 4
 
@@ -265,6 +266,7 @@ def best_reading(fixed: tuple[int, ...], counts: tuple[int, ...], jokers: int) -
 
 
 _NO_HONOURS = (0,) * (KIND_COUNT - FIRST_WIND)
+_HONOUR_KINDS = range(FIRST_WIND, KIND_COUNT)
 _NO_SUIT = (0,) * 9
 _SUIT_STARTS = ((0, 0), (1, 9), (2, 18))
 
@@ -273,16 +275,20 @@ def _natural_reading(fixed: tuple[int, ...], counts: tuple[int, ...]) -> Reading
     """`best_reading` without jokers: honours read one way only, suits in few ways."""
     groups = list(fixed)
     pair = -1
-    honours = counts[FIRST_WIND:]
-    if honours != _NO_HONOURS:
-        for kind, n in enumerate(honours, FIRST_WIND):
-            if n == 3 or n == 5:
+    if counts[FIRST_WIND:] != _NO_HONOURS:
+        for kind in _HONOUR_KINDS:
+            n = counts[kind]
+            if not n:
+                continue
+            if n == 3:
                 groups.append(kind)
-            if n == 2 or n == 5:
+            elif n == 2 or n == 5:
+                if n == 5:
+                    groups.append(kind)
                 if pair >= 0:
                     return None
                 pair = kind
-            elif n and n != 3:
+            else:
                 return None
     ways: list[tuple[Option, ...]] = []
     for suit, first in _SUIT_STARTS:
@@ -290,9 +296,9 @@ def _natural_reading(fixed: tuple[int, ...], counts: tuple[int, ...]) -> Reading
         if part == _NO_SUIT:
             continue
         options = suit_options(suit, part, 0)
-        if not options:
-            return None
-        if len(options) > 1:
+        if len(options) != 1:
+            if not options:
+                return None
             ways.append(options)
             continue
         _, seg_pair, seg_groups = options[0]
@@ -300,12 +306,13 @@ def _natural_reading(fixed: tuple[int, ...], counts: tuple[int, ...]) -> Reading
             if pair >= 0:
                 return None
             pair = seg_pair
-        groups.extend(seg_groups)
+        groups += seg_groups
     if not ways:
         if pair < 0 or len(groups) != GROUPS_IN_HAND:
             return None
-        key = tuple(sorted(groups))
-        return _hidden_reading(count_premiums(key, pair), key, pair, fixed)
+        groups.sort()
+        key = tuple(groups)
+        return _hidden_reading(count_premiums_uncached(key, pair), key, pair, fixed)
     best: tuple[int, tuple[int, ...], int] = (-1, (), -1)
     for combination in product(*ways):
         final_pair = pair
@@ -320,7 +327,7 @@ def _natural_reading(fixed: tuple[int, ...], counts: tuple[int, ...]) -> Reading
             if final_pair < 0 or len(chosen) != GROUPS_IN_HAND:
                 continue
             key = tuple(sorted(chosen))
-            score = count_premiums(key, final_pair)
+            score = count_premiums_uncached(key, final_pair)
             if score > best[0]:
                 best = (score, key, final_pair)
     if best[0] < 0:
