@@ -6,7 +6,7 @@
 //   remembered copy is returned marked "X-Kibitz-Offline: 1" (the app then shows its offline
 //   banner and never treats it as fresh). Writes (POST) and exports are never touched.
 
-const CACHE_VERSION = "v2";
+const CACHE_VERSION = "v3";
 const SHELL_CACHE = `kibitz-shell-${CACHE_VERSION}`;
 const API_CACHE = `kibitz-api-${CACHE_VERSION}`;
 
@@ -29,9 +29,14 @@ const SHELL = [
   "js/router.js",
   "js/store.js",
   "js/toast.js",
+  "js/ui/action-bar.js",
   "js/ui/header.js",
+  "js/ui/panel.js",
+  "js/ui/players-form.js",
+  "js/ui/result-panel.js",
   "js/ui/sheet.js",
   "js/ui/share.js",
+  "js/ui/why.js",
   "js/views/exports.js",
   "js/views/home.js",
   "js/views/setup.js",

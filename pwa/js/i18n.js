@@ -71,6 +71,20 @@ export function has(key) {
   return key in dict || key in fallbackDict;
 }
 
+/**
+ * Texts the API writes (decider reasons, notes, result explanations) are English. English users
+ * see them verbatim; other languages get the client's template for the same code.
+ */
+export function serverText(key, params, apiText) {
+  if (lang() === "en" && apiText) return apiText;
+  return t(key, params, apiText || "");
+}
+
+/** The client's own template for an API code when it has one, else the API's text. */
+export function codeText(key, params, apiText) {
+  return has(key) ? t(key, params) : apiText || "";
+}
+
 /** Format a list of words: "red, yellow and green". */
 export function list(items) {
   if (items.length <= 1) return items.join("");

@@ -2,7 +2,8 @@
 
 const PREFIX = "kibitz.";
 
-function read(key, fallback) {
+/** The JSON stored under "kibitz.<key>", or fallback (nothing stored, unreadable, no storage). */
+export function read(key, fallback) {
   try {
     const raw = localStorage.getItem(PREFIX + key);
     return raw === null ? fallback : JSON.parse(raw);
@@ -11,7 +12,8 @@ function read(key, fallback) {
   }
 }
 
-function write(key, value) {
+/** Store value as JSON under "kibitz.<key>" (quietly not, when storage is full or disabled). */
+export function write(key, value) {
   try {
     localStorage.setItem(PREFIX + key, JSON.stringify(value));
   } catch {

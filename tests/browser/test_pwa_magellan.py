@@ -12,13 +12,24 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import requests
 from playwright.sync_api import expect
 
-WIDTH, HEIGHT = 360, 740
+from .helpers import (
+    PWA,
+    WIDTH,
+    ApiTable,
+    assert_no_horizontal_scroll,
+    assert_thumb_reachable,
+    confirm,
+    listed_decisions,
+    open_setup,
+    rules_index,
+    tap,
+)
+
 EXPLORERS = ["columbus", "pizarro", "magellan", "marco_polo", "vasco", "cook"]
 NAMES = ["Eva", "Tom", "Ann"]
 SIDES = {"pizarro": "B", "vasco": "B"}  # Pizarro draw at the end; Vasco left/right parts
@@ -29,15 +40,11 @@ SIDES = {"pizarro": "B", "vasco": "B"}  # Pizarro draw at the end; Vasco left/ri
 
 def test_why_links_point_at_existing_anchors() -> None:
     """The "why?" links name Decisions that exist on both rules pages (MG-1, MG-2, MG-4, MG-5, MG-12)."""
-    pwa = Path(__file__).resolve().parents[2] / "pwa"
-    common = (pwa / "js/games/magellan/common.js").read_text(encoding="utf-8")
-    listed = re.search(r"DECISIONS = new Set\(\[(.*?)\]\)", common)
-    assert listed
-    decisions = set(re.findall(r'"(MG-\d+)"', listed.group(1)))
-    index = json.loads((pwa / "rules/index.json").read_text(encoding="utf-8"))
+    decisions = listed_decisions("js/games/magellan/common.js", "MG")
+    index = rules_index()
     assert decisions == set(index["magellan"]["decisions"])
     for lang in ("en", "de"):
-        page = (pwa / f"rules/magellan.{lang}.html").read_text(encoding="utf-8")
+        page = (PWA / f"rules/magellan.{lang}.html").read_text(encoding="utf-8")
         for rule in index["magellan"]["rules"]:
             assert f'id="{rule}"' in page, (lang, rule)
         for rule in decisions:
@@ -63,38 +70,11 @@ def sheet_data(sides: dict[str, str], *, crowns_missing: tuple[str, ...] = ()) -
     return {"explorers": explorers}
 
 
-class Table:
-    """A Magellan table driven through the API."""
+class Table(ApiTable):
+    """A Magellan table of Eva, Tom and Ann driven through the API."""
 
     def __init__(self, base: str, *, options: dict[str, Any]) -> None:
-        body = {"game": "magellan", "players": [{"name": n} for n in NAMES], "options": options}
-        answer = requests.post(f"{base}/api/tables", json=body, timeout=5)
-        assert answer.status_code == 201, answer.text
-        created = answer.json()
-        self.base = base
-        self.id: str = created["id"]
-        self.token: str = created["write_token"]
-        self.table: dict[str, Any] = created["table"]
-        self.link = f"{base}{created['join_path']}"
-        self.session = requests.Session()
-        self.session.headers["Authorization"] = f"Bearer {self.token}"
-
-    @property
-    def state(self) -> dict[str, Any]:
-        return self.table["state"]
-
-    def post(self, event: dict[str, Any]) -> None:
-        answer = self.session.post(
-            f"{self.base}/api/tables/{self.id}/events",
-            json={"expected_version": self.table["version"], "event": event},
-            timeout=5,
-        )
-        assert answer.status_code == 201, (event, answer.text)
-        self.table = answer.json()["table"]
-
-    def refresh(self) -> dict[str, Any]:
-        self.table = requests.get(f"{self.base}/api/tables/{self.id}", timeout=5).json()
-        return self.table
+        super().__init__(base, "magellan", [{"name": n} for n in NAMES], options)
 
     def auction(self, explorer: str, winner: int, price: int = 1) -> None:
         """Turn up `explorer`; everyone before `winner` passes, `winner` bids, the rest pass (MG-4)."""
@@ -161,38 +141,26 @@ def create_sheet(base: str, name: str, data: dict[str, Any]) -> dict[str, Any]:
 # ---------- UI helpers ----------
 
 
-def tap(page: Any, testid: str) -> None:
-    page.get_by_test_id(testid).tap()
-
-
-def confirm(page: Any, expect_text: str | None = None) -> str:
-    """Wait for the confirm sheet's text, check it, tap Confirm, wait until it is posted."""
-    button = page.get_by_test_id("confirm")
-    expect(button).to_be_enabled()
-    body = page.get_by_test_id("sheet-body")
-    if expect_text is not None:
-        expect(body).to_contain_text(expect_text)
-    text = body.inner_text()
-    button.tap()
-    expect(page.get_by_test_id("sheet")).to_have_count(0)
-    return text
-
-
-def assert_no_horizontal_scroll(page: Any) -> None:
-    width = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
-    assert width <= WIDTH, f"page is {width}px wide"
-
-
-def assert_thumb_reachable(page: Any, testid: str) -> None:
-    box = page.get_by_test_id(testid).bounding_box()
-    assert box, testid
-    assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (testid, box)
-    assert box["y"] >= HEIGHT / 2 and box["y"] + box["height"] <= HEIGHT, (testid, box)
-    assert box["height"] >= 48, (testid, box)
-
-
 def status(page: Any) -> Any:
     return page.get_by_test_id("mg-status")
+
+
+def quick_sale(page: Any, explorer: str, winner: int, price: int, *, summary: str | None = None) -> None:
+    """Ledger depth: turn up `explorer`, record "winner wins for price" in one confirm (quick entry),
+    then the winner pays with the one money card of that value."""
+    tap(page, f"mg-reveal-{explorer}")
+    confirm(page)
+    tap(page, "mg-quick")
+    tap(page, f"mg-quick-winner-{winner}")
+    for _ in range(price - 1):  # the price starts at 1
+        tap(page, "mg-quick-plus")
+    if summary is not None:
+        expect(page.get_by_test_id("mg-quick-summary")).to_have_text(summary)
+    tap(page, "confirm")
+    expect(status(page)).to_have_attribute("data-step", "pay")
+    tap(page, f"mg-money-{price}")
+    tap(page, "mg-pay")
+    confirm(page, f"{NAMES[winner]} pays {price}")
 
 
 # ---------- the scripted game ----------
@@ -382,9 +350,7 @@ def test_setup_form_creates_the_table(live_server: str, phone_page: Any) -> None
     page = phone_page
     sides = {"pizarro": "B"}
     sheet = create_sheet(live_server, "Club board", sheet_data(sides))
-    page.goto(live_server + "/")
-    tap(page, "new-table-magellan")
-    expect(page.get_by_test_id("create-table")).to_be_visible()
+    open_setup(page, live_server, "magellan")
     assert_no_horizontal_scroll(page)
     assert_thumb_reachable(page, "create-table")
     page.screenshot(path="/tmp/kibitz-magellan-setup-360x740.png")
@@ -711,17 +677,7 @@ def test_ledger_veto_draws_cook_pull_income_and_swaps(live_server: str, phone_pa
     expect(page.get_by_test_id("mg-veto-0")).to_have_count(0)
 
     # Vasco da Gama A: Tom wins (one confirm for pass + bid + pass), pays, draws 1 card at once.
-    tap(page, "mg-reveal-vasco")
-    confirm(page)
-    tap(page, "mg-quick")
-    tap(page, "mg-quick-winner-1")
-    tap(page, "mg-quick-plus")
-    expect(page.get_by_test_id("mg-quick-summary")).to_have_text("Tom wins Vasco da Gama for 2.")
-    tap(page, "confirm")
-    expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "pay")
-    tap(page, "mg-money-2")
-    tap(page, "mg-pay")
-    confirm(page, "Tom pays 2")
+    quick_sale(page, "vasco", 1, 2, summary="Tom wins Vasco da Gama for 2.")
     table.hands[1].remove(2)
     expect(page.get_by_test_id("prompt")).to_contain_text("Tom draws 1 money card")
     tap(page, "mg-money-9")
@@ -732,15 +688,7 @@ def test_ledger_veto_draws_cook_pull_income_and_swaps(live_server: str, phone_pa
     table.stack[9] -= 1
 
     # Cook B: Ann wins; Eva (her left neighbour) pulls a card from Ann's hand.
-    tap(page, "mg-reveal-cook")
-    confirm(page)
-    tap(page, "mg-quick")
-    tap(page, "mg-quick-winner-2")
-    tap(page, "confirm")
-    expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "pay")
-    tap(page, "mg-money-1")
-    tap(page, "mg-pay")
-    confirm(page, "Ann pays 1")
+    quick_sale(page, "cook", 2, 1)
     table.hands[2].remove(1)
     expect(page.get_by_test_id("prompt")).to_contain_text("Eva pulls a card from Ann's hand")
     tap(page, "mg-cook-9")
@@ -771,7 +719,7 @@ def test_ledger_veto_draws_cook_pull_income_and_swaps(live_server: str, phone_pa
     expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "income")
     expect(page.get_by_test_id("mg-income-1-0")).to_have_text("+8")
     stack = table.reshuffled_stack()
-    income = []
+    income: list[int] = []
     for value in range(1, 10):
         income += [value] * min(stack[value], 8 - len(income))
     for value in income:
@@ -784,7 +732,7 @@ def test_ledger_veto_draws_cook_pull_income_and_swaps(live_server: str, phone_pa
     confirm(page, f"Eva drew {', '.join(map(str, income))}")
     table.hands[0] += income
     for seat in (1, 2):
-        cards = []
+        cards: list[int] = []
         for value in range(9, 0, -1):
             cards += [value] * min(stack[value], 8 - len(cards))
         for value in cards:

@@ -4,31 +4,28 @@ a second phone follow within 2 seconds; installability; layout at 360×740."""
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from typing import Any
 
 import requests
 from playwright.sync_api import expect
 
-WIDTH, HEIGHT = 360, 740
+from .helpers import (
+    ApiTable,
+    assert_exports_download,
+    assert_no_horizontal_scroll,
+    assert_thumb_reachable,
+    confirm,
+    open_setup,
+    stored_token,
+    tap,
+)
 
-
-def tap(page: Any, testid: str) -> None:
-    page.get_by_test_id(testid).tap()
-
-
-def confirm(page: Any, expect_text: str | None = None) -> str:
-    """Wait for the preview in the confirm sheet, check it, tap Confirm, wait until it is posted."""
-    button = page.get_by_test_id("confirm")
-    expect(button).to_be_enabled()
-    body = page.get_by_test_id("sheet-body")
-    text = body.inner_text()
-    if expect_text is not None:
-        expect(body).to_contain_text(expect_text)
-    button.tap()
-    expect(page.get_by_test_id("sheet")).to_have_count(0)
-    return text
+TWO_PLAYERS = [
+    {"name": "Eva", "colours": ["red", "yellow"]},
+    {"name": "Tom", "colours": ["green", "lightblue"]},
+]
+PHYSICAL = {"chance": "physical", "egg_dice_variant": False, "first_seat": 0}
 
 
 def turtle_on(page: Any, field: int, colour: str) -> Any:
@@ -36,8 +33,7 @@ def turtle_on(page: Any, field: int, colour: str) -> Any:
 
 
 def create_table_by_ui(page: Any, base: str) -> str:
-    page.goto(base + "/")
-    tap(page, "new-table-mahe")
+    open_setup(page, base, "mahe")
     page.get_by_test_id("player-name-0").fill("Eva")
     page.get_by_test_id("player-name-1").fill("Tom")
     # 2 players → two turtles each (MA-2); the defaults are red+yellow and green+light blue.
@@ -49,8 +45,7 @@ def create_table_by_ui(page: Any, base: str) -> str:
     expect(page.get_by_test_id("board")).to_be_visible()
     table_id = page.evaluate("location.hash").split("/")[2]
     assert "k=" not in page.url, "the write token must not stay in the visible URL"
-    tokens = json.loads(page.evaluate("localStorage.getItem('kibitz.tokens')"))
-    assert tokens.get(table_id), "the write token is kept in localStorage under the table id"
+    assert stored_token(page, table_id), "the write token is kept in localStorage under the table id"
     return table_id
 
 
@@ -97,11 +92,7 @@ def test_play_undo_and_second_phone_follows(live_server: str, new_phone: Any) ->
     # The join link from the share sheet opens the table on a second phone, with write access.
     tap(page, "share")
     link = page.get_by_test_id("share-link").input_value()
-    assert (
-        link
-        == f"{live_server}/#/t/{table_id}?k="
-        + json.loads(page.evaluate("localStorage.getItem('kibitz.tokens')"))[table_id]
-    )
+    assert link == f"{live_server}/#/t/{table_id}?k={stored_token(page, table_id)}"
     tap(page, "close")
 
     other = new_phone()
@@ -139,7 +130,7 @@ def test_play_undo_and_second_phone_follows(live_server: str, new_phone: Any) ->
 def test_stale_version_adopts_the_current_table(live_server: str, new_phone: Any) -> None:
     page = new_phone()
     table_id = create_table_by_ui(page, live_server)
-    token = json.loads(page.evaluate("localStorage.getItem('kibitz.tokens')"))[table_id]
+    token = stored_token(page, table_id)
     tap(page, "card-4")
     expect(page.get_by_test_id("confirm")).to_be_enabled()
     # Another phone records the card first.
@@ -228,71 +219,38 @@ def test_manifest_and_service_worker(live_server: str, phone_page: Any) -> None:
 
 def _ready_table(base: str) -> str:
     """A 2-player physical table at its first die (created through the API)."""
-    body: dict[str, Any] = {
-        "game": "mahe",
-        "players": [
-            {"name": "Eva", "colours": ["red", "yellow"]},
-            {"name": "Tom", "colours": ["green", "lightblue"]},
-        ],
-        "options": {"chance": "physical", "egg_dice_variant": False, "first_seat": 0},
-    }
-    created = requests.post(f"{base}/api/tables", json=body, timeout=5).json()
-    version = 0
-    events: list[dict[str, Any]] = [
-        {"type": "reveal_card", "value": 3},
-        {"type": "choose_turtle", "turtle": "red"},
-    ]
-    for event in events:
-        answer = requests.post(
-            f"{base}/api/tables/{created['id']}/events",
-            json={"expected_version": version, "event": event},
-            headers={"Authorization": f"Bearer {created['write_token']}"},
-            timeout=5,
-        )
-        assert answer.status_code == 201, answer.text
-        version = answer.json()["table"]["version"]
-    return f"{base}{created['join_path']}"
-
-
-def _assert_no_horizontal_scroll(page: Any) -> None:
-    width = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
-    assert width <= WIDTH, f"page is {width}px wide"
-
-
-def _assert_thumb_reachable(page: Any, testid: str) -> None:
-    box = page.get_by_test_id(testid).bounding_box()
-    assert box, testid
-    assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (testid, box)
-    assert box["y"] >= HEIGHT / 2 and box["y"] + box["height"] <= HEIGHT, (testid, box)
-    assert box["height"] >= 48, (testid, box)
+    table = ApiTable(base, "mahe", TWO_PLAYERS, PHYSICAL)
+    table.post({"type": "reveal_card", "value": 3})
+    table.post({"type": "choose_turtle", "turtle": "red"})
+    return table.link
 
 
 def test_layout_at_360x740(live_server: str, phone_page: Any) -> None:
     page = phone_page
     page.goto(live_server + "/")
     expect(page.get_by_test_id("new-table-mahe")).to_be_visible()
-    _assert_no_horizontal_scroll(page)
-    _assert_thumb_reachable(page, "new-table-mahe")
+    assert_no_horizontal_scroll(page)
+    assert_thumb_reachable(page, "new-table-mahe")
 
     tap(page, "new-table-mahe")
     expect(page.get_by_test_id("create-table")).to_be_visible()
-    _assert_no_horizontal_scroll(page)
-    _assert_thumb_reachable(page, "create-table")
+    assert_no_horizontal_scroll(page)
+    assert_thumb_reachable(page, "create-table")
     page.screenshot(path="/tmp/kibitz-setup-360x740.png")
 
     page.goto(_ready_table(live_server))
     expect(page.get_by_test_id("die-6")).to_be_visible()
-    _assert_no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     for value in range(1, 7):
-        _assert_thumb_reachable(page, f"die-{value}")
+        assert_thumb_reachable(page, f"die-{value}")
     page.screenshot(path="/tmp/kibitz-table-360x740.png")
 
     tap(page, "die-2")
     confirm(page)
     for testid in ("stop", "another-die", "undo"):
-        _assert_thumb_reachable(page, testid)
+        assert_thumb_reachable(page, testid)
     expect(page.get_by_test_id("board")).to_be_in_viewport()
-    _assert_no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-decide-360x740.png")
 
 
@@ -300,36 +258,24 @@ def _finished_table(base: str) -> tuple[str, dict[str, Any]]:
     """Play a 4-player physical table to its end through the API: every move is a 6, then stop."""
     names = ["Eva", "Tom", "Ann", "Bob"]
     colours = ["red", "yellow", "green", "purple"]
-    body: dict[str, Any] = {
-        "game": "mahe",
-        "players": [{"name": n, "colours": [c]} for n, c in zip(names, colours, strict=True)],
-        "options": {"chance": "physical", "egg_dice_variant": False, "first_seat": 0},
-    }
-    created = requests.post(f"{base}/api/tables", json=body, timeout=5).json()
-    table = created["table"]
-    session = requests.Session()
-    session.headers["Authorization"] = f"Bearer {created['write_token']}"
+    players = [{"name": n, "colours": [c]} for n, c in zip(names, colours, strict=True)]
+    table = ApiTable(base, "mahe", players, PHYSICAL)
     for _ in range(1000):
-        if table["finished"]:
+        if table.table["finished"]:
             break
-        kinds = {a["type"] for a in table["legal_actions"]["actions"]}
+        legal = table.table["legal_actions"]
+        kinds = {a["type"] for a in legal["actions"]}
         if "reveal_card" in kinds:
             event: dict[str, Any] = {"type": "reveal_card", "value": 4}
         elif "choose_turtle" in kinds:
-            event = {"type": "choose_turtle", "turtle": table["legal_actions"]["actions"][0]["turtles"][0]}
-        elif table["legal_actions"]["phase"] == "roll":
+            event = {"type": "choose_turtle", "turtle": legal["actions"][0]["turtles"][0]}
+        elif legal["phase"] == "roll":
             event = {"type": "die", "value": 6}
         else:
             event = {"type": "stop"}
-        answer = session.post(
-            f"{base}/api/tables/{created['id']}/events",
-            json={"expected_version": table["version"], "event": event},
-            timeout=5,
-        )
-        assert answer.status_code == 201, answer.text
-        table = answer.json()["table"]
-    assert table["finished"]
-    return f"{base}{created['join_path']}", table
+        table.post(event)
+    assert table.table["finished"]
+    return table.link, table.table
 
 
 def test_end_screen(live_server: str, phone_page: Any) -> None:
@@ -341,14 +287,10 @@ def test_end_screen(live_server: str, phone_page: Any) -> None:
     expect(page.get_by_test_id("winner")).to_contain_text(winners[0])
     expect(page.get_by_test_id("result-explanation")).to_have_text(result["explanation"])
     expect(page.get_by_test_id("turn-info")).to_contain_text("Game over")
-    for testid, suffix in (("export-json", "/export"), ("export-csv", "/export.csv")):
-        href = page.get_by_test_id(testid).get_attribute("href")
-        assert href and href.endswith(suffix)
-        assert page.evaluate("url => fetch(url).then(r => r.status)", href) == 200
-    expect(page.get_by_test_id("export-bgstats")).to_be_visible()
+    assert_exports_download(page)
     for row in result["ranking"]:
         expect(page.get_by_test_id(f"eggs-{row['seat']}")).to_have_text(str(row["eggs"]))
-    _assert_no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-end-360x740.png", full_page=True)
 
     tap(page, "lang-switch")

@@ -6,17 +6,23 @@ end screen, German, and the layout rules (no sideways scrolling, big targets in 
 
 from __future__ import annotations
 
-import json
-import re
 import time
-from pathlib import Path
 from typing import Any
 
 import requests
 from playwright.sync_api import expect
 
-WIDTH, HEIGHT = 360, 740
-PWA = Path(__file__).resolve().parents[2] / "pwa"
+from .helpers import (
+    ApiTable,
+    assert_exports_download,
+    assert_no_horizontal_scroll,
+    assert_thumb_reachable,
+    confirm,
+    listed_decisions,
+    open_setup,
+    rules_index,
+    tap,
+)
 
 # The hand of the issue: a laid-out sequence with a joker for bamboo 4, hidden cards, one flower.
 GROUP = "b3 jk=b4 b5"
@@ -24,35 +30,9 @@ HIDDEN = "c5 c5 c5 we we we dr dr jk k2 k2"
 FLOWERS = "f1"
 
 
-def tap(page: Any, testid: str) -> None:
-    page.get_by_test_id(testid).tap()
-
-
-def confirm(page: Any, expect_text: str | None = None) -> str:
-    """Wait for the preview in the confirm sheet, check it, tap Confirm, wait until it is posted."""
-    button = page.get_by_test_id("confirm")
-    expect(button).to_be_enabled()
-    body = page.get_by_test_id("sheet-body")
-    if expect_text is not None:
-        expect(body).to_contain_text(expect_text)
-    text = body.inner_text()
-    button.tap()
-    expect(page.get_by_test_id("sheet")).to_have_count(0)
-    return text
-
-
-def no_horizontal_scroll(page: Any) -> None:
-    width = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
-    assert width <= WIDTH, f"page is {width}px wide"
-
-
 def thumb_reachable(page: Any, testid: str) -> None:
     """On screen, in the lower half (under the thumb), at least 48 × 48 px."""
-    box = page.get_by_test_id(testid).bounding_box()
-    assert box, testid
-    assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (testid, box)
-    assert box["y"] >= HEIGHT / 2 and box["y"] + box["height"] <= HEIGHT, (testid, box)
-    assert box["height"] >= 48 and box["width"] >= 48, (testid, box)
+    assert_thumb_reachable(page, testid, min_width=48)
 
 
 def scores(page: Any, *expected: int) -> None:
@@ -61,8 +41,7 @@ def scores(page: Any, *expected: int) -> None:
 
 
 def create_table_by_ui(page: Any, base: str) -> str:
-    page.goto(base + "/")
-    tap(page, "new-table-mhing")
+    open_setup(page, base, "mhing")
     expect(page.get_by_test_id("player-name-3")).to_be_visible()  # four seats to start with
     expect(page.get_by_test_id("settlement-1")).to_have_attribute("aria-pressed", "true")
     tap(page, "remove-player-3")
@@ -71,7 +50,7 @@ def create_table_by_ui(page: Any, base: str) -> str:
     tap(page, "settlement-2")  # 2–4 players: variant 2 is offered (MH-9)
     expect(page.get_by_test_id("settlement-2")).to_have_attribute("aria-pressed", "true")
     page.get_by_test_id("first-dealer").select_option("0")
-    no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     thumb_reachable(page, "create-table")
     page.screenshot(path="/tmp/kibitz-mhing-setup-360x740.png")
     tap(page, "create-table")
@@ -121,7 +100,7 @@ def test_hand_entry_round_points_undo_and_second_phone(live_server: str, new_pho
     expect(page.get_by_test_id("why-dealer")).to_have_attribute("href", "rules/mhing.en.html#MH-2")
     for testid in ("went-out", "points-only", "drawn", "end-game", "undo"):
         thumb_reachable(page, testid)
-    no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-mhing-table-360x740.png")
 
     # Round 1: Eva went out on Ann's discard.
@@ -160,7 +139,7 @@ def test_hand_entry_round_points_undo_and_second_phone(live_server: str, new_pho
         "pick-jk",
     ):
         thumb_reachable(page, testid)
-    no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-mhing-waits-360x740.png")
 
     tap(page, "pick-k2")
@@ -195,7 +174,7 @@ def test_hand_entry_round_points_undo_and_second_phone(live_server: str, new_pho
     expect(page.get_by_test_id("pick-grid")).to_be_hidden()  # a full hand folds the card keyboard away
     for testid in ("record-hand", "add-flower", "backspace"):
         thumb_reachable(page, testid)
-    no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-mhing-hand-360x740.png")
     page.screenshot(path="/tmp/kibitz-mhing-hand-full.png", full_page=True)
 
@@ -213,7 +192,7 @@ def test_hand_entry_round_points_undo_and_second_phone(live_server: str, new_pho
     page.get_by_test_id("history-round-1").locator("summary").tap()  # the round's breakdown, kept
     expect(page.get_by_test_id("h1-premium-all-suits-winds-dragons")).to_have_attribute("data-premiums", "5")
     expect(page.get_by_test_id("history-total-1")).to_have_attribute("data-points", "64")
-    no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-mhing-standings-360x740.png", full_page=True)
 
     # A second phone (view only) on the same table.
@@ -243,38 +222,19 @@ def test_hand_entry_round_points_undo_and_second_phone(live_server: str, new_pho
     assert time.monotonic() - undone <= 2.0
     expect(other.get_by_test_id("history-round-2")).to_have_count(0)
     expect(page.get_by_test_id("history-round-2")).to_have_count(0)
-    no_horizontal_scroll(other)
+    assert_no_horizontal_scroll(other)
 
 
-def _api_table(base: str, players: list[str], settlement: int = 1) -> tuple[str, str]:
-    body = {
-        "game": "mhing",
-        "players": [{"name": n} for n in players],
-        "options": {"settlement": settlement, "first_seat": 0},
-    }
-    created = requests.post(f"{base}/api/tables", json=body, timeout=5).json()
-    return created["id"], created["write_token"]
-
-
-def _post(base: str, table_id: str, token: str, event: dict[str, Any]) -> dict[str, Any]:
-    table = requests.get(f"{base}/api/tables/{table_id}", timeout=5).json()
-    answer = requests.post(
-        f"{base}/api/tables/{table_id}/events",
-        json={"expected_version": table["version"], "event": event},
-        headers={"Authorization": f"Bearer {token}"},
-        timeout=5,
-    )
-    assert answer.status_code == 201, answer.text
-    return answer.json()["table"]
+def _api_table(base: str, players: list[str], settlement: int = 1) -> ApiTable:
+    options = {"settlement": settlement, "first_seat": 0}
+    return ApiTable(base, "mhing", [{"name": n} for n in players], options)
 
 
 def test_claims_end_screen_and_german(live_server: str, new_phone: Any) -> None:
-    table_id, token = _api_table(live_server, ["Eva", "Tom", "Ann", "Bob"])
-    _post(
-        live_server, table_id, token, {"type": "round_points", "winner": 2, "points": 64, "discarder": None}
-    )
+    table = _api_table(live_server, ["Eva", "Tom", "Ann", "Bob"])
+    table.post({"type": "round_points", "winner": 2, "points": 64, "discarder": None})
     page = new_phone()
-    page.goto(f"{live_server}/#/t/{table_id}?k={token}")
+    page.goto(table.link)
     scores(page, 0, 0, 64, 0)
     expect(page.get_by_test_id("standings-panel")).to_contain_text("to 500")
 
@@ -289,7 +249,7 @@ def test_claims_end_screen_and_german(live_server: str, new_phone: Any) -> None:
     expect(result).to_have_attribute("data-taker", "3")
     expect(result).to_contain_text("Bob takes Eva's discard (Triplet)")
     expect(result).to_contain_text("Skipped: Tom and Ann")
-    no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-mhing-claims-360x740.png")
     tap(page, "close")
 
@@ -303,14 +263,11 @@ def test_claims_end_screen_and_german(live_server: str, new_phone: Any) -> None:
     tap(page, "end-game")
     confirm(page, "Ann wins with 64 points")
     expect(page.get_by_test_id("winner")).to_contain_text("Ann")
-    table = requests.get(f"{live_server}/api/tables/{table_id}", timeout=5).json()
-    expect(page.get_by_test_id("result-explanation")).to_contain_text(table["result"]["explanation"])
-    for testid, suffix in (("export-json", "/export"), ("export-csv", "/export.csv")):
-        href = page.get_by_test_id(testid).get_attribute("href")
-        assert href and href.endswith(suffix)
-        assert page.evaluate("url => fetch(url).then(r => r.status)", href) == 200
+    explanation = table.refresh()["result"]["explanation"]
+    expect(page.get_by_test_id("result-explanation")).to_contain_text(explanation)
+    assert_exports_download(page)
     expect(page.get_by_test_id("went-out")).to_have_count(0)
-    no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-mhing-end-360x740.png", full_page=True)
 
     tap(page, "lang-switch")
@@ -323,9 +280,9 @@ def test_claims_end_screen_and_german(live_server: str, new_phone: Any) -> None:
 
 def test_picker_in_german_and_nothing_fits(live_server: str, new_phone: Any) -> None:
     """Card names are translated; the exceptional hand (MH-7) links to its referee decision."""
-    table_id, token = _api_table(live_server, ["Eva", "Tom"], settlement=2)
+    table = _api_table(live_server, ["Eva", "Tom"], settlement=2)
     page = new_phone(locale="de-DE")
-    page.goto(f"{live_server}/#/t/{table_id}?k={token}")
+    page.goto(table.link)
     expect(page.get_by_test_id("round-info")).to_contain_text("Runde 1")
     tap(page, "went-out")
     tap(page, "winner-1")
@@ -370,25 +327,22 @@ def test_picker_in_german_and_nothing_fits(live_server: str, new_phone: Any) -> 
     )
     expect(page.get_by_test_id("reading")).to_have_attribute("data-kind", "nothing-fits")
     expect(page.get_by_test_id("entry-summary")).to_have_text("8 Prämien · 64 Punkte")
-    no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-mhing-de-360x740.png")
 
 
 def test_mhing_decisions_match_the_rules_page() -> None:
-    rules = (PWA / "js/games/mhing/rules.js").read_text(encoding="utf-8")
-    listed = re.search(r"DECISIONS = new Set\(\[(.*?)\]\)", rules)
-    assert listed
-    index = json.loads((PWA / "rules/index.json").read_text(encoding="utf-8"))
-    assert set(re.findall(r'"(MH-\d+)"', listed.group(1))) == set(index["mhing"]["decisions"])
+    decisions = listed_decisions("js/games/mhing/rules.js", "MH")
+    assert decisions == set(rules_index()["mhing"]["decisions"])
 
 
 def test_variant_2_floor_and_all_points(live_server: str, phone_page: Any) -> None:
     """Nobody pays more than they have (MH-9): Tom owes 512 for his discard but has 500 — and then
     Eva holds all the points, which ends the game."""
-    table_id, token = _api_table(live_server, ["Eva", "Tom"], settlement=2)
-    _post(live_server, table_id, token, {"type": "round_points", "winner": 0, "points": 256, "discarder": 1})
+    table = _api_table(live_server, ["Eva", "Tom"], settlement=2)
+    table.post({"type": "round_points", "winner": 0, "points": 256, "discarder": 1})
     page = phone_page
-    page.goto(f"{live_server}/#/t/{table_id}?k={token}")
+    page.goto(table.link)
     expect(page.get_by_test_id("winner")).to_contain_text("Eva wins")
     expect(page.get_by_test_id("result-explanation")).to_contain_text("holds all 1000 points")
     scores(page, 1000, 0)
@@ -398,4 +352,4 @@ def test_variant_2_floor_and_all_points(live_server: str, phone_page: Any) -> No
     expect(payment).to_contain_text("owed 512; nobody goes below 0")
     expect(page.get_by_test_id("round-info")).to_contain_text("Game over")
     expect(page.get_by_test_id("undo")).to_be_enabled()
-    no_horizontal_scroll(page)
+    assert_no_horizontal_scroll(page)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import re
 import struct
-from pathlib import Path
 
-PWA = Path(__file__).resolve().parents[2] / "pwa"
+from .helpers import PWA, listed_decisions, rules_index
+
 SW = (PWA / "sw.js").read_text(encoding="utf-8")
 
 
@@ -93,8 +93,5 @@ def test_manifest_and_icons() -> None:
 
 
 def test_rule_decisions_match_the_rules_pages() -> None:
-    status = (PWA / "js/games/mahe/status.js").read_text(encoding="utf-8")
-    listed = re.search(r"DECISIONS = new Set\(\[(.*?)\]\)", status)
-    assert listed
-    index = json.loads((PWA / "rules/index.json").read_text(encoding="utf-8"))
-    assert set(re.findall(r'"(MA-\d+)"', listed.group(1))) == set(index["mahe"]["decisions"])
+    decisions = listed_decisions("js/games/mahe/status.js", "MA")
+    assert decisions == set(rules_index()["mahe"]["decisions"])

@@ -2,6 +2,7 @@
 // right part), the ships on them in seat colours, and the sheet's bags and crowns per field (MG-2).
 import { h, s } from "../../dom.js";
 import { t } from "../../i18n.js";
+import { panel } from "../../ui/panel.js";
 import { EXPLORERS, FIELD_KEYS, ROMAN, explorerName, fieldNumbers, playerName, seatDot, sideOf } from "./common.js";
 
 export function bagIcon() {
@@ -93,10 +94,8 @@ export function boardPanel(table) {
       ...FIELD_KEYS.map((f) => cell(state, explorer, f, marks)),
     );
   });
-  return h(
-    "section",
-    { class: "panel mg-board-panel" },
-    h("h2", { class: "section-title" }, t("magellan.board")),
+  return panel(
+    { title: t("magellan.board"), class: "mg-board-panel" },
     h(
       "div",
       { class: "mg-board", role: "table", testid: "mg-board", "aria-label": t("magellan.board_label") },

@@ -2,7 +2,7 @@
 // (MG-1, MG-2) shared by the setup form, the table screen and the board-sheet form.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { rulesUrl } from "../../ui/header.js";
+import { decisionAnchor, rulesLink } from "../../ui/why.js";
 
 export const GAME = "magellan";
 export const EXPLORERS = ["columbus", "pizarro", "magellan", "marco_polo", "vasco", "cook"];
@@ -18,16 +18,12 @@ export const DECISIONS = new Set(["MG-1", "MG-2", "MG-4", "MG-5", "MG-12"]);
 
 /** Anchor for a rule: its Decision where it has one, else the rule itself. */
 export function ruleAnchor(rule) {
-  return DECISIONS.has(rule) ? `decision-${rule}` : rule;
+  return decisionAnchor(DECISIONS, rule);
 }
 
 /** "why?" → rules/magellan.<lang>.html#decision-MG-5 (or #MG-8 where there is no Decision). */
 export function whyLink(rule, testid) {
-  return h(
-    "a",
-    { class: "why", href: rulesUrl(GAME, ruleAnchor(rule)), target: "_blank", rel: "noopener", testid: testid || `why-${rule}` },
-    t("common.why"),
-  );
+  return rulesLink(GAME, ruleAnchor(rule), testid || `why-${rule}`);
 }
 
 export function explorerName(explorer) {

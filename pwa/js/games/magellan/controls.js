@@ -5,13 +5,11 @@
 // board-sheet block, final hands and the Pizarro draw.
 import { h } from "../../dom.js";
 import { t, list } from "../../i18n.js";
+import { barHead, bigButton, notesList, prompt, viewOnlyHint } from "../../ui/action-bar.js";
+import { panel } from "../../ui/panel.js";
 import { EXPLORERS, ROMAN, crownsOf, explorerName, neededSlots, playerName, seatDot, sideOf, slotLabel, slotText, sum, whyLink } from "./common.js";
-import { bigButton, moneyPad, pickedCards, seatChips, stepper } from "./inputs.js";
+import { moneyPad, pickedCards, seatChips, stepper } from "./inputs.js";
 import { finalHandBody, pizarroBody } from "./scoring.js";
-
-function prompt(text, ...extra) {
-  return h("p", { class: "prompt", testid: "prompt" }, text, ...extra);
-}
 
 function actionsOf(table) {
   const map = {};
@@ -110,26 +108,20 @@ export function notes(table, where = "bar") {
   const items = (table.legal_actions.notes || []).filter(
     (n) => !SHOWN_ELSEWHERE.has(n.code) && !(n.code === "income" && step === "pizarro") && DECISION_NOTES.has(n.code) === (where === "bar"),
   );
-  if (!items.length) return null;
   const counts = {};
   const seen = {};
   for (const n of items) counts[n.code] = (counts[n.code] || 0) + 1;
-  const ul = h(
-    "ul",
-    { class: "notes", testid: where === "bar" ? "notes" : "mg-reminders" },
-    ...items.map((n) => {
-      const i = seen[n.code] || 0;
+  const ul = notesList(items, {
+    testid: where === "bar" ? "notes" : "mg-reminders",
+    text: (n) => {
+      const i = seen[n.code] || 0; // the how-manieth note of its kind
       seen[n.code] = i + 1;
-      return h(
-        "li",
-        { class: "note", testid: `note-${n.code}`, "data-rule": n.rule || "" },
-        noteText(table, n, i, counts[n.code]),
-        n.rule ? [" ", whyLink(n.rule, `why-note-${n.code}`)] : null,
-      );
-    }),
-  );
-  if (where === "bar") return ul;
-  return h("section", { class: "panel mg-reminders-panel" }, h("h2", { class: "section-title" }, t("magellan.reminders")), ul);
+      return noteText(table, n, i, counts[n.code]);
+    },
+    why: (n) => whyLink(n.rule, `why-note-${n.code}`),
+  });
+  if (!ul || where === "bar") return ul;
+  return panel({ title: t("magellan.reminders"), class: "mg-reminders-panel" }, ul);
 }
 
 // ---------- the head: what the table waits for ----------
@@ -336,7 +328,7 @@ function slideBody(table, ui, env) {
           const pile = player.magellan_piles[i];
           return h(
             "button",
-            { type: "button", class: ["mg-chip", ui.pile === i && "is-selected"], testid: `mg-pile-${i}`, "aria-pressed": String(ui.pile === i), onclick: () => ui.set({ pile: i }) },
+            { type: "button", class: ["choice", "mg-chip", ui.pile === i && "is-selected"], testid: `mg-pile-${i}`, "aria-pressed": String(ui.pile === i), onclick: () => ui.set({ pile: i }) },
             t("magellan.pile_choice", { n: i + 1, cards: pile?.slid ? pile.slid.join("+") : String(pile?.cards ?? "") }),
           );
         }),
@@ -421,71 +413,31 @@ function blockedBody(table, env) {
   ];
 }
 
+// What the bar offers at each step of legal_actions: (table, ui, env) → nodes.
+const STEP_BODIES = {
+  reveal: (table, ui, env) => revealBody(table, env),
+  bid: bidBody,
+  pay: payBody,
+  vasco_part: (table, ui, env) => vascoBody(table, env),
+  draw: (table, ui, env) => drawBody(table, ui, env, { income: false }),
+  income: (table, ui, env) => drawBody(table, ui, env, { income: true }),
+  slide: slideBody,
+  cook_pull: (table, ui, env) => cookBody(table, env),
+  swap: swapBody,
+  final_hand: finalHandBody,
+  pizarro: (table, ui, env) => pizarroBody(table, env),
+};
+
 /** The whole bar. ui: per-version local state {bid, picked, seat, pile, discard, set(patch)}. */
 export function renderControls(table, ctl, ui, env) {
   const state = table.state;
   const legal = table.legal_actions;
-  const head = h("div", { class: "bar-head" }, h("div", { class: "bar-status" }, headline(table)));
-  if (!ctl.readOnly) {
-    head.append(
-      h(
-        "button",
-        {
-          type: "button",
-          class: "btn btn-secondary btn-undo",
-          testid: "undo",
-          disabled: !legal.undo?.possible,
-          onclick: () => ctl.propose({ type: "undo" }, { preview: false, text: t("confirm.undo_text"), confirmLabel: t("confirm.undo") }),
-        },
-        t("magellan.undo"),
-      ),
-    );
-  }
+  const head = barHead(table, ctl, t("magellan.undo"), headline(table));
   const extra = legal.step === "bid" ? bidders(state) : null;
   let body = [];
-  if (ctl.readOnly) {
-    body = [h("p", { class: "muted view-only-hint" }, t("table.view_only_hint"))];
-  } else if (legal.blocked) {
-    body = blockedBody(table, env);
-  } else {
-    switch (legal.step) {
-      case "reveal":
-        body = revealBody(table, env);
-        break;
-      case "bid":
-        body = bidBody(table, ui, env);
-        break;
-      case "pay":
-        body = payBody(table, ui, env);
-        break;
-      case "vasco_part":
-        body = vascoBody(table, env);
-        break;
-      case "draw":
-        body = drawBody(table, ui, env, { income: false });
-        break;
-      case "income":
-        body = drawBody(table, ui, env, { income: true });
-        break;
-      case "slide":
-        body = slideBody(table, ui, env);
-        break;
-      case "cook_pull":
-        body = cookBody(table, env);
-        break;
-      case "swap":
-        body = swapBody(table, ui, env);
-        break;
-      case "final_hand":
-        body = finalHandBody(table, ui, env);
-        break;
-      case "pizarro":
-        body = pizarroBody(table, env);
-        break;
-      default:
-        body = [];
-    }
-  }
+  if (ctl.readOnly) body = [viewOnlyHint()];
+  else if (legal.blocked) body = blockedBody(table, env);
+  else if (Object.hasOwn(STEP_BODIES, legal.step)) body = STEP_BODIES[legal.step](table, ui, env);
   return h(
     "div",
     { class: "actionbar mg-actionbar", testid: "actionbar", "data-step": legal.step },

@@ -1,17 +1,8 @@
-// Thumb-sized inputs: the money pad (values 1–9), the list of cards typed so far, a bid stepper,
-// a row of seat chips, and the big button.
+// Thumb-sized inputs: the money pad (values 1–9), the list of cards typed so far, a bid stepper
+// and a row of seat chips.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { MONEY_VALUES, playerName, seatDot } from "./common.js";
-
-export function bigButton({ testid, label, sub, onclick, kind = "primary", disabled = false, extraClass }) {
-  return h(
-    "button",
-    { type: "button", class: ["btn", `btn-${kind}`, "btn-big", extraClass], testid, onclick, disabled },
-    h("span", { class: "btn-label" }, label),
-    sub ? h("span", { class: "btn-sub" }, sub) : null,
-  );
-}
 
 /** Nine money values; onPick(value). `values` limits the choice (e.g. a Magellan B payment). */
 export function moneyPad({ onPick, values = MONEY_VALUES, testPrefix = "mg-money", sub } = {}) {
@@ -39,7 +30,7 @@ export function pickedCards(picked, onRemove, { emptyText } = {}) {
       ? picked.map((v, i) =>
           h(
             "button",
-            { type: "button", class: "mg-chip mg-chip-card", testid: `mg-picked-${i}`, "aria-label": t("magellan.remove_card", { value: v }), onclick: () => onRemove(i) },
+            { type: "button", class: "choice mg-chip mg-chip-card", testid: `mg-picked-${i}`, "aria-label": t("magellan.remove_card", { value: v }), onclick: () => onRemove(i) },
             String(v),
             h("span", { class: "mg-chip-x", "aria-hidden": "true" }, "×"),
           ),
@@ -71,7 +62,7 @@ export function seatChips(state, seats, selected, onPick, { testPrefix = "mg-sea
         "button",
         {
           type: "button",
-          class: ["mg-chip", "mg-chip-seat", seat === selected && "is-selected", marks[seat] && `is-${marks[seat]}`],
+          class: ["choice", "mg-chip", "mg-chip-seat", seat === selected && "is-selected", marks[seat] && `is-${marks[seat]}`],
           testid: `${testPrefix}-${seat}`,
           "aria-pressed": String(seat === selected),
           onclick: () => onPick(seat),

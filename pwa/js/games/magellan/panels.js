@@ -2,6 +2,7 @@
 // phase end (MG-9), the cards so far, and the board sheet's state (MG-2).
 import { h } from "../../dom.js";
 import { t, list } from "../../i18n.js";
+import { panel } from "../../ui/panel.js";
 import { EXPLORERS, ROMAN, explorerName, playerName, seatDot, sideOf, who, whyLink } from "./common.js";
 
 /** What an explorer card does on this side and field (MG-8), in a few words. */
@@ -69,10 +70,9 @@ export function cardPanel(table) {
       )
     : null;
   const played = total - (deck?.remaining ?? 0);
-  return h(
-    "section",
-    { class: "panel mg-card-panel", testid: "mg-card", "data-explorer": card?.explorer || "", "data-stage": state.stage },
-    h("h2", { class: "section-title" }, t("magellan.phase_title", { phase: ROMAN[state.phase] }), state.stage !== "finished" && state.stage !== "scoring" ? h("span", { class: "muted small" }, ` · ${t("magellan.card_n_of", { n: Math.min(played, total), total })}`) : null),
+  const progress = state.stage !== "finished" && state.stage !== "scoring" ? h("span", { class: "muted small" }, ` · ${t("magellan.card_n_of", { n: Math.min(played, total), total })}`) : null;
+  return panel(
+    { title: [t("magellan.phase_title", { phase: ROMAN[state.phase] }), progress], class: "mg-card-panel", testid: "mg-card", "data-explorer": card?.explorer || "", "data-stage": state.stage },
     ...children,
     decks,
     comp,
@@ -86,10 +86,8 @@ function pilesText(piles) {
 export function playersPanel(table) {
   const state = table.state;
   const ledger = state.options.depth === "ledger";
-  return h(
-    "section",
-    { class: "panel" },
-    h("h2", { class: "section-title" }, t("magellan.players")),
+  return panel(
+    { title: t("magellan.players") },
     h(
       "ul",
       { class: "mg-players", testid: "mg-players" },
@@ -146,10 +144,8 @@ export function phaseEndPanel(table) {
     extra.push(h("p", { class: "small", testid: "mg-swaps-left" }, t("magellan.phase_end.swaps", { list: state.players.filter((p) => pe.swaps[p.seat]).map((p) => `${p.name} ${pe.swaps[p.seat]}`).join(", ") }), " ", whyLink("MG-8", "why-swaps")));
   }
   if (incomes.some((i) => i.cards.some((c) => c === null))) extra.push(h("p", { class: "small muted" }, t("magellan.phase_end.unknown")));
-  return h(
-    "section",
-    { class: "panel", testid: "mg-phase-end" },
-    h("h2", { class: "section-title" }, t("magellan.phase_end.title"), " ", whyLink("MG-9", "why-income")),
+  return panel(
+    { title: [t("magellan.phase_end.title"), " ", whyLink("MG-9", "why-income")], testid: "mg-phase-end" },
     h("p", { class: "small muted" }, t("magellan.phase_end.hint")),
     incomes.length ? h("table", { class: "scoreboard mg-income" }, h("thead", {}, head), h("tbody", {}, ...rows)) : null,
     ...extra,
@@ -184,10 +180,8 @@ export function sheetPanel(table, { readOnly, onOpen }) {
   const state = table.state;
   const missing = state.board_sheet_missing || [];
   const now = state.board_sheet_needed_now || [];
-  return h(
-    "section",
-    { class: ["panel", "mg-sheet-status", now.length && "is-needed"], testid: "mg-sheet-status", "data-missing": missing.length },
-    h("h2", { class: "section-title" }, t("magellan.sheet.status_title"), " ", whyLink("MG-2", "why-sheet-status")),
+  return panel(
+    { title: [t("magellan.sheet.status_title"), " ", whyLink("MG-2", "why-sheet-status")], class: ["mg-sheet-status", now.length && "is-needed"], testid: "mg-sheet-status", "data-missing": missing.length },
     h("p", { class: "small" }, missing.length ? t("magellan.sheet.status_missing", { count: missing.length }) : t("magellan.sheet.status_complete")),
     now.length ? h("p", { class: "small mg-warning" }, t("magellan.sheet.status_now", { count: now.length })) : null,
     !readOnly && state.stage !== "finished"

@@ -81,7 +81,7 @@ export function openQuickEntry(ctl) {
           "button",
           {
             type: "button",
-            class: ["mg-chip", "mg-chip-nobody", choice.winner === null && "is-selected"],
+            class: ["choice", "mg-chip", "mg-chip-nobody", choice.winner === null && "is-selected"],
             testid: "mg-quick-nobody",
             "aria-pressed": String(choice.winner === null),
             onclick: () => {

@@ -3,13 +3,11 @@
 // breakdown — fields, money crowns, each Magellan pile with its multiplier, Pizarro.
 import { h } from "../../dom.js";
 import { t, list, percent } from "../../i18n.js";
-import { exportButtons } from "../../views/exports.js";
+import { bigButton, prompt } from "../../ui/action-bar.js";
+import { panel } from "../../ui/panel.js";
+import { explanationLine, gameResultPanel, winnerNames } from "../../ui/result-panel.js";
 import { PIZARRO_LIMIT, ROMAN, crownsOf, explorerName, playerName, seatDot, sum, whyLink } from "./common.js";
-import { bigButton, moneyPad, pickedCards, seatChips } from "./inputs.js";
-
-function prompt(text, ...extra) {
-  return h("p", { class: "prompt", testid: "prompt" }, text, ...extra);
-}
+import { moneyPad, pickedCards, seatChips } from "./inputs.js";
 
 /** Outcomes depth: every player types in the money cards left in hand (MG-10). */
 export function finalHandBody(table, ui, env) {
@@ -138,10 +136,8 @@ export function standingsPanel(table) {
   const scores = state.scoring?.scores;
   if (!scores || state.stage !== "scoring") return null;
   const sorted = [...scores].sort((a, b) => b.total - a.total);
-  return h(
-    "section",
-    { class: "panel", testid: "mg-standings" },
-    h("h2", { class: "section-title" }, t("magellan.standings")),
+  return panel(
+    { title: t("magellan.standings"), testid: "mg-standings" },
     h(
       "ol",
       { class: "ranking" },
@@ -211,7 +207,7 @@ function explanation(result) {
   const r = result.ranking;
   const best = r[0];
   if (result.decided_by === "shared") {
-    return t("magellan.result.explain_shared", { names: list(result.winners.map((s) => r.find((x) => x.seat === s)?.name ?? "?")), points: best.score });
+    return t("magellan.result.explain_shared", { names: list(winnerNames(result)), points: best.score });
   }
   if (r.length > 1) return t("magellan.result.explain_points", { winner: best.name, points: best.score, runner: r[1].name, runner_points: r[1].score });
   return t("magellan.result.explain_single", { winner: best.name, points: best.score });
@@ -221,31 +217,18 @@ export function resultPanel(table, tableId) {
   const result = table.result || table.state.result;
   if (!result) return null;
   const state = table.state;
-  const names = result.winners.map((seat) => result.ranking.find((r) => r.seat === seat)?.name ?? playerName(state, seat));
-  const title = names.length > 1 ? t("result.shared_win", { names: list(names) }) : t("result.winner", { name: names[0] });
   const places = Object.fromEntries(result.ranking.map((r) => [r.seat, r.place]));
   const bySeat = [...result.scores].sort((a, b) => result.ranking.findIndex((r) => r.seat === a.seat) - result.ranking.findIndex((r) => r.seat === b.seat));
-  return h(
-    "section",
-    { class: "panel result mg-result", testid: "result" },
-    h("h2", { class: "result-title", testid: "winner" }, title),
-    h("p", { class: "result-explanation", testid: "result-explanation" }, explanation(result), " ", whyLink("MG-12", "why-result")),
-    h("p", { class: "small muted" }, t("magellan.result.order", { names: result.scoring_order.map((s) => playerName(state, s)).join(" → ") }), " ", whyLink("MG-10", "why-order")),
-    h(
-      "ol",
-      { class: "ranking", testid: "ranking" },
-      ...result.ranking.map((r) =>
-        h(
-          "li",
-          { class: result.winners.includes(r.seat) && "is-winner" },
-          h("span", { class: "place" }, `${r.place}.`),
-          h("span", { class: "rank-name" }, r.name),
-          h("span", { class: "rank-score" }, t("magellan.points", { count: r.score })),
-        ),
-      ),
-    ),
-    h("h3", { class: "section-title" }, t("magellan.result.breakdown")),
-    ...bySeat.map((score) => breakdown(state, score, places[score.seat], result.winners)),
-    exportButtons(tableId),
-  );
+  return gameResultPanel({
+    result,
+    tableId,
+    extraClass: "mg-result",
+    fallbackName: (seat) => playerName(state, seat),
+    score: (r) => t("magellan.points", { count: r.score }),
+    intro: [
+      explanationLine(explanation(result), " ", whyLink("MG-12", "why-result")),
+      h("p", { class: "small muted" }, t("magellan.result.order", { names: result.scoring_order.map((s) => playerName(state, s)).join(" → ") }), " ", whyLink("MG-10", "why-order")),
+    ],
+    extra: [h("h3", { class: "section-title" }, t("magellan.result.breakdown")), ...bySeat.map((score) => breakdown(state, score, places[score.seat], result.winners))],
+  });
 }

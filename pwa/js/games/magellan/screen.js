@@ -5,6 +5,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import * as api from "../../api.js";
 import { toast, toastError } from "../../toast.js";
+import { createBarHost } from "../../ui/action-bar.js";
 import { boardPanel } from "./board.js";
 import { notes, renderControls } from "./controls.js";
 import { describe, describeEvent } from "./describe.js";
@@ -17,9 +18,9 @@ import * as sheets from "./sheets.js";
 export function createScreen(container, ctl) {
   const resultHost = h("div", { class: "result-host" });
   const infoHost = h("div", { class: "info-host mg-info" });
-  const barHost = h("div", { class: "actionbar-host" });
+  const bar = createBarHost();
   container.classList.add("magellan");
-  container.append(resultHost, infoHost, barHost);
+  container.append(resultHost, infoHost, bar.el);
 
   let current = null;
   let form = null;
@@ -42,11 +43,6 @@ export function createScreen(container, ctl) {
     // Keep the chosen seat for several-at-once entries (hands, income) only while that seat still acts.
     if (!(table.legal_actions.actors || []).some((a) => a.seat === ui.seat)) ui.seat = null;
   }
-
-  const resize = new ResizeObserver(() => {
-    document.documentElement.style.setProperty("--bar-h", `${barHost.offsetHeight}px`);
-  });
-  resize.observe(barHost);
 
   /**
    * Digital chance: a preview must not reveal the server's cards. Ask for the preview ourselves and
@@ -128,7 +124,7 @@ export function createScreen(container, ctl) {
   }
 
   function renderBar(table) {
-    barHost.replaceChildren(renderControls(table, ctl, ui, env));
+    bar.el.replaceChildren(renderControls(table, ctl, ui, env));
   }
 
   return {
@@ -152,8 +148,7 @@ export function createScreen(container, ctl) {
       renderBar(table);
     },
     destroy() {
-      resize.disconnect();
-      document.documentElement.style.removeProperty("--bar-h");
+      bar.destroy();
       if (form) form.close();
     },
   };

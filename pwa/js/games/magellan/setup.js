@@ -5,27 +5,11 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { ApiError, OfflineError } from "../../api.js";
 import { toast, toastError } from "../../toast.js";
+import { panel } from "../../ui/panel.js";
+import { playersList, seatSelect, segmented, setupForm } from "../../ui/players-form.js";
 import { EXPLORERS, explorerName, missingSlots, neededSlots, whyLink } from "./common.js";
 import { openSheetForm } from "./sheetform.js";
 import * as sheets from "./sheets.js";
-
-function segmented(name, values, current, onPick, { testPrefix, labels, hints }) {
-  const group = h("div", { class: ["segmented", values.length > 2 && "mg-seg-3"], role: "group", "aria-label": name });
-  for (const value of values) {
-    const b = h(
-      "button",
-      { type: "button", class: "segment", testid: `${testPrefix}-${value}`, "aria-pressed": String(current === value) },
-      h("span", { class: "segment-label" }, labels(value)),
-      hints ? h("span", { class: "segment-sub" }, hints(value)) : null,
-    );
-    b.addEventListener("click", () => {
-      group.querySelectorAll(".segment").forEach((el) => el.setAttribute("aria-pressed", String(el === b)));
-      onPick(value);
-    });
-    group.append(b);
-  }
-  return group;
-}
 
 export function mountSetup(container, { meta, create }) {
   const min = meta.min_players || 3;
@@ -36,81 +20,26 @@ export function mountSetup(container, { meta, create }) {
     sides: Object.fromEntries(EXPLORERS.map((e) => [e, "A"])),
     depth: "outcomes",
     chance: "physical",
-    auctioneer: "0",
     sheetId: known[0]?.id || "",
   };
   const sheetData = new Map(); // id → data as last read
-  let submitting = false;
 
   // ---------- players ----------
-  const playersHost = h("div", { class: "players", testid: "players" });
-  const addButton = h("button", { type: "button", class: "btn btn-secondary", testid: "add-player" }, t("setup.add_player"));
-  const auctioneerSelect = h("select", { id: "mg-auctioneer", class: "input", testid: "mg-auctioneer" });
-
-  function displayName(i) {
-    return form.players[i].trim() || t("setup.player_n", { n: i + 1 });
-  }
-
-  function renderAuctioneer() {
-    const keep = Number(form.auctioneer) < form.players.length ? form.auctioneer : "0";
-    auctioneerSelect.replaceChildren(...form.players.map((p, i) => h("option", { value: String(i) }, displayName(i))));
-    form.auctioneer = keep;
-    auctioneerSelect.value = keep;
-  }
-
-  function playerRow(name, i) {
-    const input = h("input", {
-      type: "text",
-      class: "input",
-      id: `player-name-${i}`,
-      testid: `player-name-${i}`,
-      value: name,
-      maxlength: 40,
-      autocomplete: "off",
-      placeholder: t("setup.player_n", { n: i + 1 }),
-      "aria-label": t("setup.player_name", { n: i + 1 }),
-    });
-    input.addEventListener("input", () => {
-      form.players[i] = input.value;
-      renderAuctioneer();
-    });
-    return h(
-      "div",
-      { class: "player-head mg-player-row", testid: `player-${i}` },
-      h("span", { class: ["seat-no", `mg-seat-${i}`] }, String(i + 1)),
-      input,
-      form.players.length > min
-        ? h(
-            "button",
-            {
-              type: "button",
-              class: "icon-button",
-              testid: `remove-player-${i}`,
-              "aria-label": t("setup.remove_player", { n: i + 1 }),
-              onclick: () => {
-                form.players.splice(i, 1);
-                renderPlayers();
-              },
-            },
-            "×",
-          )
-        : null,
-    );
-  }
+  const players = playersList({
+    players: form.players,
+    min,
+    max,
+    onChange: renderPlayers,
+    onName: () => auctioneer.render(),
+    rowClass: "mg-player-row",
+    seatClass: (i) => `mg-seat-${i}`,
+  });
+  const auctioneer = seatSelect({ id: "mg-auctioneer", testid: "mg-auctioneer", names: players.names });
 
   function renderPlayers() {
-    playersHost.replaceChildren(...form.players.map(playerRow));
-    addButton.hidden = form.players.length >= max;
-    renderAuctioneer();
+    players.render();
+    auctioneer.render();
   }
-  addButton.addEventListener("click", () => {
-    form.players.push("");
-    renderPlayers();
-    document.getElementById(`player-name-${form.players.length - 1}`)?.focus();
-  });
-  auctioneerSelect.addEventListener("change", () => {
-    form.auctioneer = auctioneerSelect.value;
-  });
 
   // ---------- sides ----------
   const sidesHost = h(
@@ -122,11 +51,18 @@ export function mountSetup(container, { meta, create }) {
         "div",
         { class: "mg-side-row", testid: `mg-side-row-${explorer}` },
         h("div", { class: "mg-side-name" }, h("strong", {}, explorerName(explorer)), hint),
-        segmented(explorerName(explorer), ["A", "B"], "A", (side) => {
-          form.sides[explorer] = side;
-          hint.textContent = t(`magellan.side_hint.${explorer}.${side}`);
-          renderSheetInfo();
-        }, { testPrefix: `mg-side-${explorer}`, labels: (v) => v }),
+        segmented({
+          values: ["A", "B"],
+          value: "A",
+          onPick: (side) => {
+            form.sides[explorer] = side;
+            hint.textContent = t(`magellan.side_hint.${explorer}.${side}`);
+            renderSheetInfo();
+          },
+          testPrefix: `mg-side-${explorer}`,
+          labels: (v) => v,
+          label: explorerName(explorer),
+        }),
       );
     }),
   );
@@ -254,54 +190,45 @@ export function mountSetup(container, { meta, create }) {
   });
 
   // ---------- depth, chance ----------
-  const depthGroup = segmented(t("magellan.setup.depth"), ["outcomes", "ledger"], form.depth, (v) => (form.depth = v), {
-    testPrefix: "mg-depth",
-    labels: (v) => t(`magellan.setup.depth_${v}`),
-    hints: (v) => t(`magellan.setup.depth_${v}_hint`),
-  });
-  const chanceGroup = segmented(t("setup.chance"), ["physical", "digital"], form.chance, (v) => (form.chance = v), {
-    testPrefix: "chance",
-    labels: (v) => t(`magellan.setup.chance_${v}`),
-    hints: (v) => t(`magellan.setup.chance_${v}_hint`),
-  });
+  /** Two choices stored in form[key], labelled by magellan.setup.<key>_<value>(_hint). */
+  const choice = (key, values, testPrefix, label) =>
+    segmented({
+      values,
+      value: form[key],
+      onPick: (v) => (form[key] = v),
+      testPrefix,
+      labels: (v) => t(`magellan.setup.${key}_${v}`),
+      hints: (v) => t(`magellan.setup.${key}_${v}_hint`),
+      label,
+    });
+  const depthGroup = choice("depth", ["outcomes", "ledger"], "mg-depth", t("magellan.setup.depth"));
+  const chanceGroup = choice("chance", ["physical", "digital"], "chance", t("setup.chance"));
 
-  const createButton = h("button", { type: "submit", class: "btn btn-primary btn-big", testid: "create-table" }, t("setup.create"));
-  const formEl = h(
-    "form",
-    { class: "setup-form mg-setup", novalidate: true },
-    h("h1", { class: "page-title" }, t("setup.title", { game: meta.title })),
-    h(
-      "section",
-      { class: "panel" },
-      h("h2", { class: "section-title" }, t("magellan.setup.players", { min, max })),
-      h("p", { class: "muted small" }, t("magellan.setup.clockwise")),
-      playersHost,
-      addButton,
-    ),
-    h("section", { class: "panel" }, h("label", { class: "section-title", for: "mg-auctioneer" }, t("magellan.setup.auctioneer"), " ", whyLink("MG-4", "why-auctioneer")), auctioneerSelect),
-    h("section", { class: "panel" }, h("h2", { class: "section-title" }, t("magellan.setup.sides"), " ", whyLink("MG-8", "why-sides")), sidesHost),
-    h("section", { class: "panel" }, h("h2", { class: "section-title" }, t("magellan.setup.depth")), depthGroup),
-    h("section", { class: "panel" }, h("h2", { class: "section-title" }, t("magellan.setup.chance")), chanceGroup),
-    h(
-      "section",
-      { class: "panel", testid: "mg-sheet-panel" },
-      h("label", { class: "section-title", for: "mg-sheet-select" }, t("magellan.setup.sheet")),
-      sheetSelect,
-      sheetInfo,
-      h("div", { class: "mg-button-row" }, newSheetButton, editSheetButton),
-      h("div", { class: "join-row mg-sheet-add" }, addIdInput, addIdButton),
-    ),
-    h("div", { class: "sticky-submit" }, createButton),
-  );
-
-  formEl.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    if (submitting) return;
-    const names = form.players.map((p, i) => displayName(i));
-    const options = { sides: { ...form.sides }, depth: form.depth, chance: form.chance, auctioneer: Number(form.auctioneer) };
-    submitting = true;
-    createButton.disabled = true;
-    try {
+  const formEl = setupForm({
+    game: meta.title,
+    extraClass: "mg-setup",
+    sections: [
+      panel(
+        { title: t("magellan.setup.players", { min, max }) },
+        h("p", { class: "muted small" }, t("magellan.setup.clockwise")),
+        players.host,
+        players.addButton,
+      ),
+      panel({ title: [t("magellan.setup.auctioneer"), " ", whyLink("MG-4", "why-auctioneer")], labelFor: "mg-auctioneer" }, auctioneer.el),
+      panel({ title: [t("magellan.setup.sides"), " ", whyLink("MG-8", "why-sides")] }, sidesHost),
+      panel({ title: t("magellan.setup.depth") }, depthGroup),
+      panel({ title: t("magellan.setup.chance") }, chanceGroup),
+      panel(
+        { title: t("magellan.setup.sheet"), labelFor: "mg-sheet-select", testid: "mg-sheet-panel" },
+        sheetSelect,
+        sheetInfo,
+        h("div", { class: "mg-button-row" }, newSheetButton, editSheetButton),
+        h("div", { class: "join-row mg-sheet-add" }, addIdInput, addIdButton),
+      ),
+    ],
+    submit: async () => {
+      const names = players.names();
+      const options = { sides: { ...form.sides }, depth: form.depth, chance: form.chance, auctioneer: auctioneer.seat() };
       const sheetId = form.sheetId;
       if (sheetId) {
         const fresh = await loadSheet(sheetId); // the newest numbers, or the ones read before when offline
@@ -311,10 +238,7 @@ export function mountSetup(container, { meta, create }) {
       const ok = await create({ game: "magellan", players: names.map((name) => ({ name })), options });
       const id = ok ? /^#\/t\/([^/?]+)/.exec(location.hash)?.[1] : null;
       if (id && sheetId && options.board_sheet) sheets.linkTable(decodeURIComponent(id), sheetId);
-    } finally {
-      submitting = false;
-      createButton.disabled = false;
-    }
+    },
   });
 
   container.classList.add("setup");

@@ -1,27 +1,11 @@
 // Board sheets (MG-2) on this phone and on the server: ids and edit tokens are kept in
 // localStorage like table tokens; the numbers themselves live at /api/sheets.
 import { ApiError, OfflineError } from "../../api.js";
+import { read, write } from "../../store.js";
 import { GAME } from "./common.js";
 
-const SHEETS_KEY = "kibitz.magellan.sheets"; // [{id, name, token, seen_at}], newest first
-const LINKS_KEY = "kibitz.magellan.table_sheets"; // {tableId: sheetId}
-
-function read(key, fallback) {
-  try {
-    const raw = localStorage.getItem(key);
-    return raw === null ? fallback : JSON.parse(raw);
-  } catch {
-    return fallback;
-  }
-}
-
-function write(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    /* storage full or disabled: the sheet still works for this session */
-  }
-}
+const SHEETS_KEY = "magellan.sheets"; // kibitz.magellan.sheets: [{id, name, token, seen_at}], newest first
+const LINKS_KEY = "magellan.table_sheets"; // kibitz.magellan.table_sheets: {tableId: sheetId}
 
 /** Sheets this phone knows, newest first. */
 export function knownSheets() {

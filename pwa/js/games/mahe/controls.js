@@ -2,6 +2,7 @@
 // odds (bust chance, where each die value would take the turtle, who would get the egg card).
 import { h } from "../../dom.js";
 import { t, percent } from "../../i18n.js";
+import { barHead, bigButton, prompt, promptRow, viewOnlyHint } from "../../ui/action-bar.js";
 import { colourName, playerName, HEX } from "./colours.js";
 import { turnInfo, deciderInfo, notes, swatch } from "./status.js";
 
@@ -17,15 +18,6 @@ export function outcomeText(state, o) {
   const dest = o.to === 0 ? t("mahe.raft") : `→ ${o.to}`;
   if (o.card_to !== null && o.card_to !== undefined) return `${dest} · ${playerName(state, o.card_to)} ${cardPrize(state)}`;
   return dest;
-}
-
-function bigButton({ testid, label, sub, onclick, kind = "primary", disabled = false, extraClass }) {
-  return h(
-    "button",
-    { type: "button", class: ["btn", `btn-${kind}`, "btn-big", extraClass], testid, onclick, disabled },
-    h("span", { class: "btn-label" }, label),
-    sub ? h("span", { class: "btn-sub" }, sub) : null,
-  );
 }
 
 function diePad(state, action, onValue) {
@@ -47,10 +39,6 @@ function diePad(state, action, onValue) {
   );
 }
 
-function prompt(text) {
-  return h("p", { class: "prompt", testid: "prompt" }, text);
-}
-
 /**
  * Build the action bar. ui: {dieOpen, setDieOpen(bool)} — local state for the physical
  * "another die" step (first say "another die", then type what the die shows).
@@ -61,28 +49,12 @@ export function renderControls(table, ctl, ui) {
   const acts = Object.fromEntries((legal.actions || []).map((a) => [a.type, a]));
   const digital = (state.options?.chance || table.options?.chance) === "digital";
   const turtle = legal.turtle || state.turn?.turtle;
-  const head = h("div", { class: "bar-head" }, h("div", { class: "bar-status" }, turnInfo(table), deciderInfo(table)));
+  const head = barHead(table, ctl, t("mahe.undo"), turnInfo(table), deciderInfo(table));
   const body = h("div", { class: "bar-body" });
-
-  if (!ctl.readOnly) {
-    head.append(
-      h(
-        "button",
-        {
-          type: "button",
-          class: "btn btn-secondary btn-undo",
-          testid: "undo",
-          disabled: !legal.undo?.possible,
-          onclick: () => ctl.propose({ type: "undo" }, { preview: false, text: t("confirm.undo_text"), confirmLabel: t("confirm.undo") }),
-        },
-        t("mahe.undo"),
-      ),
-    );
-  }
   const noteList = notes(table);
 
   if (ctl.readOnly) {
-    body.append(h("p", { class: "muted view-only-hint" }, t("table.view_only_hint")));
+    body.append(viewOnlyHint());
   } else if (table.finished || state.phase === "finished") {
     /* the result panel says it all */
   } else if (acts.reveal_card) {
@@ -130,12 +102,7 @@ export function renderControls(table, ctl, ui) {
     }
   } else if (ui.dieOpen && acts.die && !digital) {
     body.append(
-      h(
-        "div",
-        { class: "prompt-row" },
-        prompt(t("mahe.another_prompt", { p: percent(acts.die.bust_chance ?? 0) })),
-        h("button", { type: "button", class: "btn btn-link", testid: "another-die-back", onclick: () => ui.setDieOpen(false) }, t("common.back")),
-      ),
+      promptRow(t("mahe.another_prompt", { p: percent(acts.die.bust_chance ?? 0) }), () => ui.setDieOpen(false), "another-die-back"),
       diePad(state, acts.die, (v) => ctl.propose({ type: "die", value: v })),
     );
   } else {

@@ -1,6 +1,7 @@
 // Eggs and cards per player (MA-10 counts eggs; cards break ties; the beach counts as a card).
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
+import { panel } from "../../ui/panel.js";
 import { swatch } from "./status.js";
 
 export function scoreboard(table) {
@@ -26,10 +27,8 @@ export function scoreboard(table) {
       ),
     ),
   );
-  return h(
-    "section",
-    { class: "panel" },
-    h("h2", { class: "section-title" }, t("mahe.scoreboard")),
+  return panel(
+    { title: t("mahe.scoreboard") },
     h(
       "table",
       { class: "scoreboard", testid: "scoreboard" },

@@ -1,6 +1,7 @@
 // The Mahé table screen: end result (when over), board, last move, scoreboard; action bar fixed
 // at the bottom of the screen so the big buttons sit under the thumb.
 import { h } from "../../dom.js";
+import { createBarHost } from "../../ui/action-bar.js";
 import { createBoard } from "./board.js";
 import { renderControls } from "./controls.js";
 import { lastMove } from "./status.js";
@@ -11,9 +12,9 @@ export function createScreen(container, ctl) {
   const resultHost = h("div", { class: "result-host" });
   const board = createBoard();
   const infoHost = h("div", { class: "info-host" });
-  const barHost = h("div", { class: "actionbar-host" });
+  const bar = createBarHost();
   container.classList.add("mahe");
-  container.append(resultHost, h("div", { class: "board-wrap" }, board.el), infoHost, barHost);
+  container.append(resultHost, h("div", { class: "board-wrap" }, board.el), infoHost, bar.el);
 
   let current = null;
   const ui = {
@@ -25,14 +26,8 @@ export function createScreen(container, ctl) {
     },
   };
 
-  // Keep the page's bottom padding equal to the fixed bar's height.
-  const resize = new ResizeObserver(() => {
-    document.documentElement.style.setProperty("--bar-h", `${barHost.offsetHeight}px`);
-  });
-  resize.observe(barHost);
-
   function renderBar(table) {
-    barHost.replaceChildren(renderControls(table, ctl, ui));
+    bar.el.replaceChildren(renderControls(table, ctl, ui));
   }
 
   return {
@@ -48,8 +43,7 @@ export function createScreen(container, ctl) {
       renderBar(table);
     },
     destroy() {
-      resize.disconnect();
-      document.documentElement.style.removeProperty("--bar-h");
+      bar.destroy();
     },
   };
 }

@@ -1,7 +1,8 @@
 // Whose turn, who decides and why, referee notes with "why?" links, the last move in words.
 import { h } from "../../dom.js";
-import { t, list, lang, has } from "../../i18n.js";
-import { rulesUrl } from "../../ui/header.js";
+import { t, list, codeText } from "../../i18n.js";
+import { notesList } from "../../ui/action-bar.js";
+import { decisionAnchor, rulesLink } from "../../ui/why.js";
 import { colourName, ownerSeat, playerName, HEX } from "./colours.js";
 
 export function swatch(colour) {
@@ -15,25 +16,12 @@ export const DECISIONS = new Set(["MA-1", "MA-3", "MA-9", "MA-10", "MA-11"]);
 
 /** Anchor for a rule: its Decision where it has one, else the rule itself. */
 export function ruleAnchor(rule) {
-  return DECISIONS.has(rule) ? `decision-${rule}` : rule;
+  return decisionAnchor(DECISIONS, rule);
 }
 
-/**
- * Texts the API writes (decider reasons, notes, result explanations) are English. English users
- * see them verbatim; other languages get the client's template for the same code.
- */
-export function serverText(key, params, apiText) {
-  if (lang() === "en" && apiText) return apiText;
-  return t(key, params, apiText || "");
-}
-
-/** The client's own template for an API code when it has one (colour names translated), else the API text. */
-function codeText(key, params, apiText) {
-  return has(key) ? t(key, params) : apiText || "";
-}
-
+/** "why?" → rules/mahe.<lang>.html#anchor (the anchor as given: a rule or its Decision). */
 export function whyLink(anchor, testid) {
-  return h("a", { class: "why", href: rulesUrl("mahe", anchor), target: "_blank", rel: "noopener", testid }, t("common.why"));
+  return rulesLink("mahe", anchor, testid);
 }
 
 /** The decider's reason (MA-4; MA-9 while choosing the turtle). */
@@ -104,20 +92,11 @@ function noteParams(table) {
 /** Referee notes (e.g. sum-seven-must-stop) with a "why?" link to the rule's Decision. */
 export function notes(table) {
   const items = (table.legal_actions.notes || []).filter((n) => !SHOWN_ELSEWHERE.has(n.code));
-  if (!items.length) return null;
   const params = noteParams(table);
-  return h(
-    "ul",
-    { class: "notes", testid: "notes" },
-    ...items.map((n) =>
-      h(
-        "li",
-        { class: "note", testid: `note-${n.code}`, "data-rule": n.rule || "" },
-        codeText(`note.${n.code}`, params, n.text || n.code),
-        n.rule ? [" ", whyLink(ruleAnchor(n.rule), `why-${n.rule}`)] : null,
-      ),
-    ),
-  );
+  return notesList(items, {
+    text: (n) => codeText(`note.${n.code}`, params, n.text || n.code),
+    why: (n) => whyLink(ruleAnchor(n.rule), `why-${n.rule}`),
+  });
 }
 
 /** Capitalise a sentence that starts with a colour name ("red moves …" → "Red moves …"). */

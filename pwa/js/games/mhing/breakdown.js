@@ -2,9 +2,9 @@
 // fits"), every premium with its rule (MH-6, MH-7), the total and the points (MH-8); or why the hand
 // does not go out yet, and — one card short — the waits.
 import { h } from "../../dom.js";
-import { t, list } from "../../i18n.js";
+import { t, list, codeText } from "../../i18n.js";
 import { tile, tilesFromNotation, cardName } from "./cards.js";
-import { ruleLink, whyLink, codeText } from "./rules.js";
+import { ruleLink, whyLink } from "./rules.js";
 
 function groupChip(group, index) {
   return h(
@@ -131,7 +131,7 @@ export function waitsView(waits, onPick) {
             "button",
             {
               type: "button",
-              class: "mh-wait",
+              class: "choice mh-wait",
               testid: `wait-${w.card}`,
               "data-points": w.points,
               "data-premiums": w.total_premiums,

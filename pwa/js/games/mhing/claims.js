@@ -33,7 +33,7 @@ export function openClaims(table) {
             "button",
             {
               type: "button",
-              class: "mh-chip",
+              class: "choice mh-chip",
               testid: `claim-discarder-${s}`,
               "aria-pressed": String(form.discarder === s),
               onclick: () => {
@@ -62,7 +62,7 @@ export function openClaims(table) {
                 "button",
                 {
                   type: "button",
-                  class: "mh-chip mh-chip-small",
+                  class: "choice mh-chip mh-chip-small",
                   testid: `claim-${s}-${k}`,
                   "aria-pressed": String((form.claims[s] || "none") === k),
                   onclick: () => {

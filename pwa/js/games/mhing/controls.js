@@ -2,30 +2,12 @@
 // the ways a round ends — someone went out (hand or typed-in points), a drawn round, end of game —
 // with the "who went out?" and "where did the last card come from?" steps.
 import { h } from "../../dom.js";
-import { t } from "../../i18n.js";
-import { whyLink, ruleAnchor, codeText, playerName } from "./rules.js";
-import { rulesUrl } from "../../ui/header.js";
+import { t, codeText } from "../../i18n.js";
+import { barHead, bigButton, notesList, promptRow, viewOnlyHint } from "../../ui/action-bar.js";
+import { whyLink, playerName } from "./rules.js";
 
 const POINT_VALUES = [0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 const MAX_PREMIUMS = 300;
-
-export function bigButton({ testid, label, sub, onclick, kind = "primary", disabled = false, extraClass }) {
-  return h(
-    "button",
-    { type: "button", class: ["btn", `btn-${kind}`, "btn-big", extraClass], testid, onclick, disabled },
-    h("span", { class: "btn-label" }, label),
-    sub ? h("span", { class: "btn-sub" }, sub) : null,
-  );
-}
-
-function prompt(text, back) {
-  return h(
-    "div",
-    { class: "prompt-row" },
-    h("p", { class: "prompt", testid: "prompt" }, text),
-    back ? h("button", { type: "button", class: "btn btn-link", testid: "flow-back", onclick: back }, t("common.back")) : null,
-  );
-}
 
 function roundInfo(table) {
   const { state } = table;
@@ -51,23 +33,12 @@ const SHOWN_ELSEWHERE = new Set(["deal-passes", "game-over", "discarder-pays-dou
 function notes(table) {
   const { state } = table;
   const items = (table.legal_actions?.notes || []).filter((n) => !SHOWN_ELSEWHERE.has(n.code));
-  if (!items.length) return null;
   const broke = state.players.filter((p) => p.score === 0).map((p) => p.name);
   const params = { dealer: playerName(state, state.dealer), names: broke.join(", "), target: state.target || 500 };
-  return h(
-    "ul",
-    { class: "notes", testid: "notes" },
-    ...items.map((n) =>
-      h(
-        "li",
-        { class: "note", testid: `note-${n.code}`, "data-rule": n.rule || "" },
-        codeText(`mhing.note.${n.code}`, params, n.text || n.code),
-        n.rule
-          ? [" ", h("a", { class: "why", href: rulesUrl("mhing", ruleAnchor(n.rule)), target: "_blank", rel: "noopener", testid: `why-note-${n.code}` }, t("common.why"))]
-          : null,
-      ),
-    ),
-  );
+  return notesList(items, {
+    text: (n) => codeText(`mhing.note.${n.code}`, params, n.text || n.code),
+    why: (n) => whyLink(n.rule, `why-note-${n.code}`),
+  });
 }
 
 function seatGrid(table, seats, onPick, testPrefix, { kind = "secondary" } = {}) {
@@ -106,7 +77,7 @@ function pointsBody(table, ui, act) {
       h("span", { class: "segment-label" }, label),
     );
   const body = [
-    prompt(whoText(state, d), act.back),
+    promptRow(whoText(state, d), act.back),
     h("div", { class: "segmented mh-points-modes" }, seg("points", t("mhing.enter_points")), seg("premiums", t("mhing.enter_premiums"))),
   ];
   if (ui.pointsMode === "points") {
@@ -160,38 +131,29 @@ export function pointsFor(n) {
 
 /**
  * The bar for every mode but the hand entry (which has the card picker).
- * act: {go(mode), back, pickWinner, pickDiscarder, propose, undo, claims, setPointsMode, setPremiums}
+ * act: {go(mode), back, pickWinner, pickDiscarder, propose, claims, setPointsMode, setPremiums}
  */
 export function renderBar(table, ctl, ui, act) {
   const { state } = table;
   const legal = table.legal_actions || { actions: [] };
   const acts = Object.fromEntries((legal.actions || []).map((a) => [a.type, a]));
-  const head = h("div", { class: "bar-head" }, h("div", { class: "bar-status" }, roundInfo(table)));
-  if (!ctl.readOnly) {
-    head.append(
-      h(
-        "button",
-        { type: "button", class: "btn btn-secondary btn-undo", testid: "undo", disabled: !legal.undo?.possible, onclick: act.undo },
-        t("mhing.undo"),
-      ),
-    );
-  }
+  const head = barHead(table, ctl, t("mhing.undo"), roundInfo(table));
   const body = h("div", { class: "bar-body" });
   const finished = state.finished || table.finished;
   let showNotes = true;
 
   if (ctl.readOnly) {
-    body.append(h("p", { class: "muted view-only-hint" }, t("table.view_only_hint")));
+    body.append(viewOnlyHint());
   } else if (finished) {
     /* the result panel says it all */
   } else if (ui.mode === "winner") {
     showNotes = false;
-    body.append(prompt(t(ui.flow === "points" ? "mhing.who_won_points" : "mhing.who_won"), act.back), seatGrid(table, acts.round_won?.winners || state.players.map((p) => p.seat), act.pickWinner, "winner"));
+    body.append(promptRow(t(ui.flow === "points" ? "mhing.who_won_points" : "mhing.who_won"), act.back), seatGrid(table, acts.round_won?.winners || state.players.map((p) => p.seat), act.pickWinner, "winner"));
   } else if (ui.mode === "discarder") {
     showNotes = false;
     const others = (acts.round_won?.discarders || state.players.map((p) => p.seat)).filter((s) => s !== ui.draft.winner);
     body.append(
-      prompt(t("mhing.last_card_from", { name: playerName(state, ui.draft.winner) }), act.back),
+      promptRow(t("mhing.last_card_from", { name: playerName(state, ui.draft.winner) }), act.back),
       bigButton({ testid: "from-stack", label: t("mhing.from_stack"), sub: t("mhing.from_stack_sub"), onclick: () => act.pickDiscarder(null) }),
       h("p", { class: "muted small mh-or" }, state.settlement === 2 ? t("mhing.discarded_by_double") : t("mhing.discarded_by")),
       seatGrid(table, others, act.pickDiscarder, "discarder"),

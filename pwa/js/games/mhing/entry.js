@@ -3,11 +3,11 @@
 // The picker is built once and updated in place, so a late answer from the server never swaps a
 // button away under a finger.
 import { h } from "../../dom.js";
-import { t } from "../../i18n.js";
+import { t, codeText } from "../../i18n.js";
 import { SUITS, WINDS, DRAGONS, JOKER, HAND_SIZE, tile, cardName, groupKind } from "./cards.js";
 import * as D from "./draft.js";
 import { scoreView, waitsView, reasonText } from "./breakdown.js";
-import { whyLink, codeText } from "./rules.js";
+import { whyLink } from "./rules.js";
 import { whoText } from "./controls.js";
 
 /** The top part of the entry screen: who went out, the hand, the live breakdown. */
@@ -198,7 +198,7 @@ const TABS = [...SUITS, "h"];
 export function createPicker(act) {
   const caption = h("p", { class: "mh-picker-caption", testid: "picker-caption" });
   const tabButtons = TABS.map((tab) =>
-    h("button", { type: "button", class: "mh-tab", role: "tab", testid: `tab-${tab}`, onclick: () => act.setTab(tab) }, t(tab === "h" ? "mhing.honours" : `mhing.suit.${tab}`)),
+    h("button", { type: "button", class: "choice mh-tab", role: "tab", testid: `tab-${tab}`, onclick: () => act.setTab(tab) }, t(tab === "h" ? "mhing.honours" : `mhing.suit.${tab}`)),
   );
   const backspace = h("button", { type: "button", class: "btn btn-secondary mh-action mh-backspace", testid: "backspace", "aria-label": t("mhing.backspace"), title: t("mhing.backspace"), onclick: act.undoLast }, "⌫");
   const tabs = h("div", { class: "mh-tabs", role: "tablist" }, ...tabButtons);

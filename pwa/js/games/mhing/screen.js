@@ -8,6 +8,7 @@
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { OfflineError } from "../../api.js";
+import { createBarHost } from "../../ui/action-bar.js";
 import { standings, history, resultPanel } from "./standings.js";
 import { renderBar } from "./controls.js";
 import { createHandView, createPicker } from "./entry.js";
@@ -19,7 +20,8 @@ const DEBOUNCE_MS = 250;
 
 export function createScreen(container, ctl) {
   const mainHost = h("div", { class: "mh-main" });
-  const barHost = h("div", { class: "actionbar-host" });
+  const bar = createBarHost();
+  const barHost = bar.el;
   container.classList.add("mhing");
   container.append(mainHost, barHost);
 
@@ -39,11 +41,6 @@ export function createScreen(container, ctl) {
   let timer = null;
   let seq = 0;
   let claimsSheet = null;
-
-  const resize = new ResizeObserver(() => {
-    document.documentElement.style.setProperty("--bar-h", `${barHost.offsetHeight}px`);
-  });
-  resize.observe(barHost);
 
   // ---------- live scoring (POST /api/mhing/score, /waits; debounced) ----------
   function scheduleScore() {
@@ -142,9 +139,6 @@ export function createScreen(container, ctl) {
       }
     },
     propose,
-    undo() {
-      ctl.propose({ type: "undo" }, { preview: false, text: t("confirm.undo_text"), confirmLabel: t("confirm.undo") });
-    },
     claims() {
       if (claimsSheet && !claimsSheet.closed) return;
       claimsSheet = openClaims(table);
@@ -283,8 +277,7 @@ export function createScreen(container, ctl) {
     destroy() {
       clearTimeout(timer);
       seq++;
-      resize.disconnect();
-      document.documentElement.style.removeProperty("--bar-h");
+      bar.destroy();
       if (claimsSheet && !claimsSheet.closed) claimsSheet.close();
     },
   };

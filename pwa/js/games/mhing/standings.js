@@ -1,10 +1,11 @@
 // Standings (MH-9 variant 1: scores toward 500; variant 2: balances from 500 with the last round's
 // payments), the dealer (MH-2), the rounds so far and the end screen.
 import { h } from "../../dom.js";
-import { t, list } from "../../i18n.js";
-import { exportButtons } from "../../views/exports.js";
+import { t, list, serverText } from "../../i18n.js";
+import { explanationLine, gameResultPanel, winnerNames } from "../../ui/result-panel.js";
+import { panel } from "../../ui/panel.js";
 import { scoreView } from "./breakdown.js";
-import { whyLink, serverText, playerName, signed } from "./rules.js";
+import { whyLink, playerName, signed } from "./rules.js";
 
 function dealerBadge(seat) {
   return h("span", { class: "mh-dealer", testid: `dealer-${seat}`, title: t("mhing.dealer_title") }, t("mhing.dealer_badge"));
@@ -75,10 +76,8 @@ export function standings(table) {
   const caption = v1
     ? t("mhing.standings_v1", { target: state.target || 500 })
     : t("mhing.standings_v2", { total: state.total_points ?? 500 * state.players.length });
-  return h(
-    "section",
-    { class: "panel mh-standings", testid: "standings-panel", "data-settlement": state.settlement },
-    h("h2", { class: "section-title" }, t("mhing.standings"), " ", h("span", { class: "muted small" }, t(v1 ? "mhing.variant1_short" : "mhing.variant2_short"))),
+  return panel(
+    { title: [t("mhing.standings"), " ", h("span", { class: "muted small" }, t(v1 ? "mhing.variant1_short" : "mhing.variant2_short"))], class: "mh-standings", testid: "standings-panel", "data-settlement": state.settlement },
     h(
       "table",
       { class: "scoreboard mh-table", testid: "standings" },
@@ -123,10 +122,8 @@ export function history(table) {
   const { state } = table;
   const rounds = [...(state.rounds || [])].reverse();
   if (!rounds.length) return null;
-  return h(
-    "section",
-    { class: "panel mh-history" },
-    h("h2", { class: "section-title" }, t("mhing.history")),
+  return panel(
+    { title: t("mhing.history"), class: "mh-history" },
     h(
       "ol",
       { class: "mh-rounds", testid: "history" },
@@ -161,7 +158,7 @@ export function history(table) {
 
 function explanation(result) {
   const r = result.ranking;
-  const names = result.winners.map((seat) => r.find((x) => x.seat === seat)?.name ?? "?");
+  const names = winnerNames(result);
   const score = r[0]?.score ?? 0;
   if (result.decided_by === "agreement" && names.length > 1) {
     return serverText("mhing.result.explain.agreement_shared", { names: list(names), score }, result.explanation);
@@ -172,27 +169,13 @@ function explanation(result) {
 export function resultPanel(table, tableId) {
   const result = table.result;
   if (!result) return null;
-  const names = result.winners.map((seat) => result.ranking.find((r) => r.seat === seat)?.name ?? playerName(table.state, seat));
-  const title = names.length > 1 ? t("result.shared_win", { names: list(names) }) : t("result.winner", { name: names[0] });
-  return h(
-    "section",
-    { class: "panel result mh-result", testid: "result" },
-    h("h2", { class: "result-title", testid: "winner" }, title),
-    h("p", { class: "result-explanation", testid: "result-explanation" }, explanation(result), " ", whyLink("MH-9", "why-result")),
-    h(
-      "ol",
-      { class: "ranking", testid: "ranking" },
-      ...result.ranking.map((r) =>
-        h(
-          "li",
-          { class: result.winners.includes(r.seat) && "is-winner", testid: `rank-${r.seat}` },
-          h("span", { class: "place" }, `${r.place}.`),
-          h("span", { class: "rank-name" }, r.name),
-          h("span", { class: "rank-score" }, t("mhing.points_n", { count: r.score })),
-        ),
-      ),
-    ),
-    h("p", { class: "muted small" }, t("mhing.rounds_played", { count: table.state.rounds.length })),
-    exportButtons(tableId),
-  );
+  return gameResultPanel({
+    result,
+    tableId,
+    extraClass: "mh-result",
+    fallbackName: (seat) => playerName(table.state, seat),
+    score: (r) => t("mhing.points_n", { count: r.score }),
+    intro: [explanationLine(explanation(result), " ", whyLink("MH-9", "why-result"))],
+    extra: [h("p", { class: "muted small" }, t("mhing.rounds_played", { count: table.state.rounds.length }))],
+  });
 }

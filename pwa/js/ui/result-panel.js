@@ -1,0 +1,49 @@
+// The end screen's panel, the same frame for every game: who won, the game's own lines on why,
+// the ranking with each game's score, the game's extras, and the export buttons.
+import { h } from "../dom.js";
+import { t, list } from "../i18n.js";
+import { exportButtons } from "../views/exports.js";
+
+/** Names of seats from the result's ranking; fallbackName(seat) where the ranking has none. */
+export function seatNames(result, seats, fallbackName = () => "?") {
+  return seats.map((seat) => result.ranking.find((r) => r.seat === seat)?.name ?? fallbackName(seat));
+}
+
+export function winnerNames(result, fallbackName) {
+  return seatNames(result, result.winners, fallbackName);
+}
+
+/** The line that says how the game was decided. */
+export function explanationLine(...content) {
+  return h("p", { class: "result-explanation", testid: "result-explanation" }, ...content);
+}
+
+/**
+ * gameResultPanel({result, tableId, extraClass, fallbackName(seat), score(r), intro: nodes, extra: nodes})
+ * intro stands between the title and the ranking, extra between the ranking and the exports.
+ */
+export function gameResultPanel({ result, tableId, extraClass, fallbackName, score, intro = [], extra = [] }) {
+  const names = winnerNames(result, fallbackName);
+  const title = names.length > 1 ? t("result.shared_win", { names: list(names) }) : t("result.winner", { name: names[0] });
+  return h(
+    "section",
+    { class: ["panel", "result", extraClass], testid: "result" },
+    h("h2", { class: "result-title", testid: "winner" }, title),
+    ...intro,
+    h(
+      "ol",
+      { class: "ranking", testid: "ranking" },
+      ...result.ranking.map((r) =>
+        h(
+          "li",
+          { class: result.winners.includes(r.seat) && "is-winner", testid: `rank-${r.seat}` },
+          h("span", { class: "place" }, `${r.place}.`),
+          h("span", { class: "rank-name" }, r.name),
+          h("span", { class: "rank-score" }, score(r)),
+        ),
+      ),
+    ),
+    ...extra,
+    exportButtons(tableId),
+  );
+}

@@ -1,0 +1,130 @@
+"""What the browser tests share: taps and the confirm sheet, the layout rules of a 360×740 phone
+(no sideways scrolling, big targets in the lower half), tables made through the API, the export
+links of an end screen, and the rules pages' Decisions."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import requests
+from playwright.sync_api import expect
+
+WIDTH, HEIGHT = 360, 740
+PWA = Path(__file__).resolve().parents[2] / "pwa"
+
+
+# ---------- taps ----------
+
+
+def tap(page: Any, testid: str) -> None:
+    page.get_by_test_id(testid).tap()
+
+
+def confirm(page: Any, expect_text: str | None = None) -> str:
+    """Wait for the confirm sheet's text, check it, tap Confirm, wait until it is posted."""
+    button = page.get_by_test_id("confirm")
+    expect(button).to_be_enabled()
+    body = page.get_by_test_id("sheet-body")
+    if expect_text is not None:
+        expect(body).to_contain_text(expect_text)
+    text = body.inner_text()
+    button.tap()
+    expect(page.get_by_test_id("sheet")).to_have_count(0)
+    return text
+
+
+def open_setup(page: Any, base: str, game: str) -> None:
+    """From the home screen to the game's setup form."""
+    page.goto(base + "/")
+    tap(page, f"new-table-{game}")
+    expect(page.get_by_test_id("create-table")).to_be_visible()
+
+
+def stored_token(page: Any, table_id: str) -> str:
+    """The write token the phone keeps for a table (localStorage, never the visible URL)."""
+    return str(json.loads(page.evaluate("localStorage.getItem('kibitz.tokens')"))[table_id])
+
+
+# ---------- layout ----------
+
+
+def assert_no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    assert width <= WIDTH, f"page is {width}px wide"
+
+
+def assert_thumb_reachable(page: Any, testid: str, *, min_width: float = 0) -> None:
+    """On screen, in the lower half (under the thumb), at least 48 px high (and min_width wide)."""
+    box = page.get_by_test_id(testid).bounding_box()
+    assert box, testid
+    assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (testid, box)
+    assert box["y"] >= HEIGHT / 2 and box["y"] + box["height"] <= HEIGHT, (testid, box)
+    assert box["height"] >= 48 and box["width"] >= min_width, (testid, box)
+
+
+# ---------- the end screen ----------
+
+
+def assert_exports_download(page: Any) -> None:
+    """The JSON and CSV export links answer 200 (the BG Stats button is there too)."""
+    for testid, suffix in (("export-json", "/export"), ("export-csv", "/export.csv")):
+        href = page.get_by_test_id(testid).get_attribute("href")
+        assert href and href.endswith(suffix)
+        assert page.evaluate("url => fetch(url).then(r => r.status)", href) == 200
+    expect(page.get_by_test_id("export-bgstats")).to_be_visible()
+
+
+# ---------- tables through the API ----------
+
+
+class ApiTable:
+    """A table created and played through the API with its write token."""
+
+    def __init__(self, base: str, game: str, players: list[dict[str, Any]], options: dict[str, Any]) -> None:
+        body: dict[str, Any] = {"game": game, "players": players, "options": options}
+        answer = requests.post(f"{base}/api/tables", json=body, timeout=5)
+        assert answer.status_code == 201, answer.text
+        created = answer.json()
+        self.base = base
+        self.id: str = created["id"]
+        self.token: str = created["write_token"]
+        self.table: dict[str, Any] = created["table"]
+        self.link = f"{base}{created['join_path']}"  # opens the table with write access
+        self.session = requests.Session()
+        self.session.headers["Authorization"] = f"Bearer {self.token}"
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.table["state"]
+
+    def post(self, event: dict[str, Any]) -> dict[str, Any]:
+        answer = self.session.post(
+            f"{self.base}/api/tables/{self.id}/events",
+            json={"expected_version": self.table["version"], "event": event},
+            timeout=5,
+        )
+        assert answer.status_code == 201, (event, answer.text)
+        self.table = answer.json()["table"]
+        return self.table
+
+    def refresh(self) -> dict[str, Any]:
+        self.table = requests.get(f"{self.base}/api/tables/{self.id}", timeout=5).json()
+        return self.table
+
+
+# ---------- rules pages ----------
+
+
+def rules_index() -> dict[str, Any]:
+    return dict(json.loads((PWA / "rules/index.json").read_text(encoding="utf-8")))
+
+
+def listed_decisions(module: str, prefix: str) -> set[str]:
+    """The rules with a referee Decision that a game's module lists (`DECISIONS = new Set([...])`)."""
+    text = (PWA / module).read_text(encoding="utf-8")
+    listed = re.search(r"DECISIONS = new Set\(\[(.*?)\]\)", text)
+    assert listed, module
+    return set(re.findall(rf'"({prefix}-\d+)"', listed.group(1)))
