@@ -144,3 +144,12 @@ def test_mh4_bad_claims_are_refused(
     with pytest.raises(RuleError) as error:
         parse_claims(discarder, seats, claims)
     assert error.value.code == code and isinstance(error.value, kind)
+
+
+def test_mh3_without_a_claim_the_next_player_draws_from_the_stack() -> None:
+    """MH-3: the discard may only be taken to lay out a group or to go out; unclaimed, the turn
+    passes in seat order and the next player takes the top card of the stack."""
+    ruling = resolve_json(3, 4, [])
+    assert ruling["taker"] is None
+    assert ruling["next_seat"] == 0 and ruling["skipped"] == []
+    assert "draws from the stack (MH-3)" in ruling["explanation"]
