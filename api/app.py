@@ -87,6 +87,10 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         "writeToken",
         {"type": "http", "scheme": "bearer", "description": "The table's write token from its creation"},
     )
+    api.spec.components.security_scheme(
+        "seatToken",
+        {"type": "http", "scheme": "bearer", "description": "One seat's token from the table's creation"},
+    )
     blueprints = [
         health.blp,
         games.blp,

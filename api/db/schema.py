@@ -38,6 +38,8 @@ game_tables = Table(
     Column("finished", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # One token hash per seat: it opens that player's private view (e.g. the own hand).
+    Column("seat_token_hashes", JSON, nullable=True),
 )
 
 events = Table(

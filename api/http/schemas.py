@@ -99,12 +99,34 @@ class TableSchema(Schema):
     updated_at = fields.DateTime(required=True)
 
 
+class SeatAccessSchema(Schema):
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "Opens this seat's private view only"})
+    path = fields.String(required=True, metadata={"description": "App link for this player (no write token)"})
+
+
+class PrivateViewSchema(Schema):
+    seat = fields.Integer(required=True)
+    view = fields.Dict(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "What only this seat may see (Magellan ledger: the own hand); null if nothing"
+        },
+    )
+
+
 class CreatedTableSchema(Schema):
     id = fields.String(required=True)
     write_token = fields.String(
         required=True, metadata={"description": "Needed to append; share it only with the players"}
     )
     join_path = fields.String(required=True, metadata={"description": "App link with the token, for sharing"})
+    seats = fields.List(
+        fields.Nested(SeatAccessSchema),
+        required=True,
+        metadata={"description": "One private link per seat, to hand each player their own"},
+    )
     table = fields.Nested(TableSchema, required=True)
 
 

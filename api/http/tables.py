@@ -19,6 +19,7 @@ from api.http.schemas import (
     LogSchema,
     PreviewResultSchema,
     PreviewSchema,
+    PrivateViewSchema,
     TableSchema,
 )
 from api.tables.views import table_view
@@ -61,11 +62,17 @@ class Tables(MethodView):
         the initial state with the legal first actions.
         """
         guard_creation()
-        table, token = store().create(body["game"], body["players"], body["options"], body.get("seed"))
+        table, token, seat_tokens = store().create(
+            body["game"], body["players"], body["options"], body.get("seed")
+        )
         return {
             "id": table.id,
             "write_token": token,
             "join_path": f"/#/t/{table.id}?k={token}",
+            "seats": [
+                {"seat": seat, "token": seat_token, "path": f"/#/t/{table.id}?s={seat}&sk={seat_token}"}
+                for seat, seat_token in enumerate(seat_tokens)
+            ],
             "table": table_view(table),
         }
 
@@ -165,3 +172,24 @@ class TablePreview(MethodView):
         """
         table = store().preview(table_id, body["event"], body.get("expected_version"))
         return {"table": table_view(table)}
+
+
+@blp.route("/<string:table_id>/seats/<int:seat>")
+class TableSeat(MethodView):
+    @blp.doc(security=[{"seatToken": []}])
+    @blp.response(200, PrivateViewSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No seat token")
+    @blp.alt_response(403, response="FORBIDDEN", description="Not this seat's token")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table or seat")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS", description="Too many wrong seat tokens")
+    def get(self, table_id: str, seat: int) -> dict[str, Any]:
+        """Read a player's own view
+
+        What only this seat may see — in Magellan's ledger depth the player's own money cards and
+        the values slid under their Magellan cards. Needs the seat's own token (from the table's
+        creation, `seats[n].token`) as `Authorization: Bearer …`; the shared write token does not
+        open it, so players cannot look into each other's hands.
+        """
+        with guard_token(f"{table_id}/seat/{seat}"):
+            view = store().private_view(table_id, seat, bearer_token())
+        return {"seat": seat, "view": view}

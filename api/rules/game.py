@@ -40,6 +40,9 @@ class Game(Protocol):
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         """Options with defaults filled in; raise InvalidSetup for unknown or bad ones."""
 
+    def private_view(self, state: Any, seat: int) -> JSON | None:
+        """What only `seat` may see (e.g. the own hand), or None in a game without secrets."""
+
     def public_event(self, event: Mapping[str, Any]) -> JSON:
         """The event as anyone with the table id may read it in the log of an unfinished game
         (secret card values masked); the full event is kept and exported once the game is over."""

@@ -119,7 +119,8 @@ class TableStore:
         players: Sequence[Mapping[str, Any]],
         options: Mapping[str, Any],
         seed: int | None = None,
-    ) -> tuple[TableRow, str]:
+    ) -> tuple[TableRow, str, list[str]]:
+        """The new table, its write token, and one private-view token per seat."""
         game = require_game(game_name)
         if not game.min_players <= len(players) <= game.max_players:
             raise InvalidSetup(
@@ -130,6 +131,7 @@ class TableStore:
         seed = new_seed() if seed is None else seed
         state = game.dump(game.new_game(players, normalized, seed))
         token = new_write_token()
+        seat_tokens = [new_write_token() for _ in players]
         now = _now()
         values = {
             "id": new_table_id(),
@@ -147,8 +149,12 @@ class TableStore:
             "updated_at": now,
         }
         with write_transaction(self.engine) as conn:
-            conn.execute(insert(game_tables).values(**values))
-        return _row(values), token
+            conn.execute(
+                insert(game_tables).values(
+                    **values, seat_token_hashes=[hash_token(seat_token) for seat_token in seat_tokens]
+                )
+            )
+        return _row(values), token, seat_tokens
 
     def get(self, table_id: str) -> TableRow:
         with read_connection(self.engine) as conn:
@@ -204,6 +210,25 @@ class TableStore:
             for r in rows
         ]
         return table, entries
+
+    def private_view(self, table_id: str, seat: int, token: str | None) -> dict[str, Any] | None:
+        """What only `seat` may see, for the holder of that seat's token."""
+        with read_connection(self.engine) as conn:
+            row = conn.execute(
+                select(game_tables.c.seat_token_hashes).where(game_tables.c.id == table_id)
+            ).first()
+            if row is None:
+                raise not_found(table_id)
+            hashes = row.seat_token_hashes or []
+            if not 0 <= seat < len(hashes):
+                raise ApiProblem(404, "seat-not-found", f"This table has no seat {seat}.")
+            if not token:
+                raise ApiProblem(401, "seat-token-required", "Your own view needs your seat's link.")
+            if not token_matches(token, hashes[seat]):
+                raise ApiProblem(403, "bad-seat-token", "This link is not for this seat.")
+            table = self._load(conn, table_id)
+        game = require_game(table.game)
+        return game.private_view(game.load(table.state), seat)
 
     def check_token(self, table_id: str, token: str | None) -> None:
         with read_connection(self.engine) as conn:

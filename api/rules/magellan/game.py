@@ -47,6 +47,10 @@ class MagellanGame:
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         return setup.options_json(setup.parse_options(options))
 
+    def private_view(self, state: MagellanState, seat: int) -> JSON | None:
+        """The own money cards (ledger depth) and the values slid under one's Magellan cards."""
+        return views.private_view(state, seat)
+
     def public_event(self, event: Mapping[str, Any]) -> JSON:
         """Cards drawn into a hand and cards slid under Magellan are secret until the end (MG-6,
         MG-8, MG-9); the log masks their values while the game runs."""

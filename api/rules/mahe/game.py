@@ -47,6 +47,10 @@ class MaheGame:
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         return setup.options_json(setup.parse_options(options))
 
+    def private_view(self, state: MaheState, seat: int) -> JSON | None:
+        """Nothing in Mahé is secret to one player: egg cards won lie open (MA-7)."""
+        return None
+
     def public_event(self, event: Mapping[str, Any]) -> JSON:
         """Every Mahé event is seen by the whole table: dice and face-up cards are public (MA-12)."""
         return dict(event)

@@ -52,6 +52,10 @@ class MhingGame:
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         return setup.options_json(setup.parse_options(options))
 
+    def private_view(self, state: MhingState, seat: int) -> JSON | None:
+        """Kibitz records rounds, not hands in play: nothing is kept per player."""
+        return None
+
     def public_event(self, event: Mapping[str, Any]) -> JSON:
         """A recorded round shows the winning hand, which is laid out for all to see (MH-3)."""
         return dict(event)
