@@ -4,9 +4,10 @@
 //   changes; the new worker then re-downloads everything and deletes the old cache.
 // - /api/ GET requests go network-first. A 200 answer is remembered; when the network fails the
 //   remembered copy is returned marked "X-Kibitz-Offline: 1" (the app then shows its offline
-//   banner and never treats it as fresh). Writes (POST) and exports are never touched.
+//   banner and never treats it as fresh). Writes (POST), exports and a player's own view
+//   (…/seats/<n>, the secret hand) are never touched: nothing private is kept in the cache.
 
-const CACHE_VERSION = "v3";
+const CACHE_VERSION = "v4";
 const SHELL_CACHE = `kibitz-shell-${CACHE_VERSION}`;
 const API_CACHE = `kibitz-api-${CACHE_VERSION}`;
 
@@ -58,6 +59,7 @@ const SHELL = [
   "js/games/magellan/describe.js",
   "js/games/magellan/index.js",
   "js/games/magellan/inputs.js",
+  "js/games/magellan/mine.js",
   "js/games/magellan/panels.js",
   "js/games/magellan/quick.js",
   "js/games/magellan/scoring.js",
@@ -172,6 +174,7 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/api/")) {
     if (url.pathname.includes("/export")) return; // downloads: plain network
+    if (url.pathname.includes("/seats/")) return; // a player's own cards: never cached
     event.respondWith(apiNetworkFirst(request));
     return;
   }

@@ -117,6 +117,12 @@ export function getTable(id, etag) {
   return request("GET", `/tables/${enc(id)}`, { etag });
 }
 
+/** A player's own view (GET …/seats/<seat> with the seat's token) → {seat, view}; `stale` from the cache. */
+export async function getSeatView(id, seat, seatToken) {
+  const res = await request("GET", `/tables/${enc(id)}/seats/${enc(seat)}`, { token: seatToken });
+  return { ...res.data, stale: res.stale };
+}
+
 export async function postEvent(id, token, expectedVersion, event, idempotencyKey) {
   const body = { expected_version: expectedVersion, event };
   return (await withRetry(() => request("POST", `/tables/${enc(id)}/events`, { body, token, idempotencyKey }))).data;

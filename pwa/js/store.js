@@ -1,4 +1,5 @@
-// Everything this phone remembers, in localStorage: language, write tokens, known tables.
+// Everything this phone remembers, in localStorage: language, write tokens, the players' own
+// links of tables made here, "my seat" at a table, known tables.
 
 const PREFIX = "kibitz.";
 
@@ -40,6 +41,35 @@ export function setToken(tableId, token) {
   write("tokens", tokens);
 }
 
+/** The players' own links of a table made on this phone: [{seat, token}] (seat tokens, keyed by table id). */
+export function getSeatLinks(tableId) {
+  return read("seat_links", {})[tableId] || [];
+}
+
+export function setSeatLinks(tableId, seats) {
+  const links = read("seat_links", {});
+  links[tableId] = (seats || []).map(({ seat, token }) => ({ seat, token }));
+  write("seat_links", links);
+}
+
+/** "My seat" at a table, from a player's own link: {seat, token} or null. */
+export function getMySeat(tableId) {
+  const mine = read("my_seats", {})[tableId];
+  return mine && Number.isInteger(mine.seat) && mine.token ? mine : null;
+}
+
+export function setMySeat(tableId, seat, token) {
+  const seats = read("my_seats", {});
+  seats[tableId] = { seat, token };
+  write("my_seats", seats);
+}
+
+export function forgetMySeat(tableId) {
+  const seats = read("my_seats", {});
+  delete seats[tableId];
+  write("my_seats", seats);
+}
+
 /** Tables this phone has seen, newest first: [{id, game, title, players, finished, updated_at, seen_at}]. */
 export function knownTables() {
   return read("tables", []);
@@ -64,4 +94,8 @@ export function forgetTable(tableId) {
   const tokens = read("tokens", {});
   delete tokens[tableId];
   write("tokens", tokens);
+  const links = read("seat_links", {});
+  delete links[tableId];
+  write("seat_links", links);
+  forgetMySeat(tableId);
 }

@@ -83,8 +83,18 @@ def assert_exports_download(page: Any) -> None:
 class ApiTable:
     """A table created and played through the API with its write token."""
 
-    def __init__(self, base: str, game: str, players: list[dict[str, Any]], options: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        base: str,
+        game: str,
+        players: list[dict[str, Any]],
+        options: dict[str, Any],
+        *,
+        seed: int | None = None,
+    ) -> None:
         body: dict[str, Any] = {"game": game, "players": players, "options": options}
+        if seed is not None:
+            body["seed"] = seed
         answer = requests.post(f"{base}/api/tables", json=body, timeout=5)
         assert answer.status_code == 201, answer.text
         created = answer.json()
@@ -93,6 +103,7 @@ class ApiTable:
         self.token: str = created["write_token"]
         self.table: dict[str, Any] = created["table"]
         self.link = f"{base}{created['join_path']}"  # opens the table with write access
+        self.seats: list[dict[str, Any]] = created["seats"]  # each player's own link: {seat, token, path}
         self.session = requests.Session()
         self.session.headers["Authorization"] = f"Bearer {self.token}"
 
@@ -109,6 +120,18 @@ class ApiTable:
         assert answer.status_code == 201, (event, answer.text)
         self.table = answer.json()["table"]
         return self.table
+
+    def seat_link(self, seat: int) -> str:
+        """The player's own link (their own cards, no writing)."""
+        return f"{self.base}{self.seats[seat]['path']}"
+
+    def seat_view(self, seat: int) -> dict[str, Any] | None:
+        """What only `seat` may see (GET …/seats/<seat> with the seat's token)."""
+        headers = {"Authorization": f"Bearer {self.seats[seat]['token']}"}
+        answer = requests.get(f"{self.base}/api/tables/{self.id}/seats/{seat}", headers=headers, timeout=5)
+        assert answer.status_code == 200, answer.text
+        view: dict[str, Any] | None = answer.json()["view"]
+        return view
 
     def refresh(self) -> dict[str, Any]:
         self.table = requests.get(f"{self.base}/api/tables/{self.id}", timeout=5).json()

@@ -23,28 +23,83 @@ async function copy(text, input) {
   }
 }
 
-export async function shareTable(tableId, token, gameTitle) {
-  const url = tableLink(tableId, token);
-  const text = token ? t("share.text_join", { game: gameTitle }) : t("share.text_view", { game: gameTitle });
-  if (navigator.share) {
-    try {
-      await navigator.share({ title: "Kibitz", text, url });
-      return;
-    } catch (err) {
-      if (err && err.name === "AbortError") return;
-      /* fall through to the sheet */
-    }
+/** A player's own link: opens the table as that seat (their own cards), without the write token. */
+export function seatLink(tableId, seat, seatToken) {
+  return `${location.origin}/#/t/${encodeURIComponent(tableId)}?s=${seat}&sk=${encodeURIComponent(seatToken)}`;
+}
+
+/** Do the players need their own links at this table (secret hands the server keeps)? */
+export function needsSeatLinks(table) {
+  return table?.game === "magellan" && table?.options?.depth === "ledger";
+}
+
+/** The system share sheet; false when there is none or it failed (AbortError counts as done). */
+async function systemShare(data) {
+  if (!navigator.share) return false;
+  try {
+    await navigator.share(data);
+    return true;
+  } catch (err) {
+    return !!(err && err.name === "AbortError");
   }
-  const input = h("input", { class: "input", type: "text", readonly: true, value: url, testid: "share-link", "aria-label": t("share.link") });
-  const copyBtn = h("button", { type: "button", class: "btn btn-secondary", testid: "copy-link" }, t("share.copy"));
+}
+
+/** A link in a read-only field with Copy (and Share, where the phone has a share sheet). */
+function linkRow(url, { inputTestid, copyTestid, shareTestid, label, shareData }) {
+  const input = h("input", { class: "input", type: "text", readonly: true, value: url, testid: inputTestid, "aria-label": label });
+  const copyBtn = h("button", { type: "button", class: "btn btn-secondary", testid: copyTestid }, t("share.copy"));
   copyBtn.addEventListener("click", async () => {
     const ok = await copy(url, input);
     toast(ok ? t("share.copied") : t("share.copy_failed"), { kind: ok ? "info" : "error" });
   });
-  openSheet({
-    title: t("share.title"),
-    confirm: false,
-    testid: "share-sheet",
-    body: [h("p", {}, token ? t("share.hint_join") : t("share.hint_view")), h("div", { class: "join-row" }, input, copyBtn)],
-  });
+  const shareBtn =
+    shareData && navigator.share
+      ? h("button", { type: "button", class: "btn btn-secondary", testid: shareTestid, onclick: () => systemShare({ ...shareData, url }) }, t("share.share"))
+      : null;
+  return h("div", { class: "join-row" }, input, copyBtn, shareBtn);
+}
+
+/**
+ * Share the table link: the system share sheet when there is one, else a sheet with the link +
+ * copy. seats: [{seat, name, url}] — the players' own links (secret hands); when given, the app's
+ * own sheet lists them under the table link, each to copy or share.
+ */
+export async function shareTable(tableId, token, gameTitle, { seats = null } = {}) {
+  const url = tableLink(tableId, token);
+  const text = token ? t("share.text_join", { game: gameTitle }) : t("share.text_view", { game: gameTitle });
+  const withSeats = Array.isArray(seats) && seats.length > 0;
+  if (!withSeats && (await systemShare({ title: "Kibitz", text, url }))) return;
+  const body = [
+    h("p", {}, token ? t("share.hint_join") : t("share.hint_view")),
+    linkRow(url, { inputTestid: "share-link", copyTestid: "copy-link", shareTestid: "share-system", label: t("share.link"), shareData: { title: "Kibitz", text } }),
+  ];
+  if (withSeats) {
+    body.push(
+      h(
+        "section",
+        { class: "share-seats", testid: "seat-links" },
+        h("h3", { class: "section-title share-seats-title" }, t("share.seats_title")),
+        h("p", { class: "small muted" }, t("share.seats_hint")),
+        h(
+          "ul",
+          { class: "seat-links" },
+          ...seats.map(({ seat, name, url: link }) =>
+            h(
+              "li",
+              { class: "seat-link", testid: `seat-link-${seat}`, "data-seat": seat, "data-link": link },
+              h("span", { class: "seat-link-name" }, name),
+              linkRow(link, {
+                inputTestid: `seat-link-input-${seat}`,
+                copyTestid: `seat-copy-${seat}`,
+                shareTestid: `seat-share-${seat}`,
+                label: t("share.seat_link", { name }),
+                shareData: { title: "Kibitz", text: t("share.text_seat", { game: gameTitle, name }) },
+              }),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  openSheet({ title: t("share.title"), confirm: false, testid: "share-sheet", body });
 }

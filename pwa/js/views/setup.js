@@ -34,6 +34,7 @@ export async function mountSetup(container, { params }) {
     try {
       const created = await api.createTable(body, idempotencyKey);
       store.setToken(created.id, created.write_token);
+      if (created.seats?.length) store.setSeatLinks(created.id, created.seats); // the players' own links
       store.rememberTable(created.table, meta.title);
       navigate(`/t/${encodeURIComponent(created.id)}`);
       return true;

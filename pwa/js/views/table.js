@@ -1,6 +1,7 @@
-// "#/t/<id>?k=<token>": one table. Loads the view, keeps it fresh (polling), and runs the
-// propose → preview → confirm → post cycle for the game screen. Game-specific drawing lives in
-// js/games/<game>/.
+// "#/t/<id>?k=<token>&s=<seat>&sk=<seat token>": one table. Loads the view, keeps it fresh
+// (polling), and runs the propose → preview → confirm → post cycle for the game screen. With a
+// player's own link (s, sk) the phone knows "my seat" and keeps that seat's private view (e.g. the
+// Magellan hand) fresh with the table's version. Game-specific drawing lives in js/games/<game>/.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
@@ -9,7 +10,7 @@ import { replacePath } from "../router.js";
 import { loadGame } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
 import { openSheet } from "../ui/sheet.js";
-import { shareTable } from "../ui/share.js";
+import { needsSeatLinks, seatLink, shareTable } from "../ui/share.js";
 import { startPolling } from "../poll.js";
 import { toast, toastError } from "../toast.js";
 
@@ -22,10 +23,11 @@ function errorScreen(container, message) {
 export async function mountTable(container, { params, query }) {
   const id = params.id;
   const k = query.get("k");
-  if (k) {
-    store.setToken(id, k);
-    replacePath(`/t/${encodeURIComponent(id)}`); // keep the secret out of the visible URL
-  }
+  if (k) store.setToken(id, k);
+  const s = query.get("s");
+  const sk = query.get("sk");
+  if (s !== null && /^\d+$/.test(s) && sk) store.setMySeat(id, Number(s), sk);
+  if (k || s !== null || sk !== null) replacePath(`/t/${encodeURIComponent(id)}`); // keep the secrets out of the visible URL
   const token = store.getToken(id);
   const readOnly = !token;
   container.classList.add("table-screen");
@@ -51,6 +53,10 @@ export async function mountTable(container, { params, query }) {
 
   let destroyed = false;
   let pending = null; // the action waiting in the confirm sheet: {event, key, version, sheet, committing}
+  let mySeat = store.getMySeat(id); // {seat, token} from a player's own link, or null
+  // The seat's private view: {seat, view, version (of the table when asked), status: "loading" | "fresh" | "failed"}.
+  let mine = mySeat ? { seat: mySeat.seat, view: null, version: null, status: "loading" } : null;
+  let seatAsk = 0;
 
   const controller = {
     id,
@@ -61,7 +67,35 @@ export async function mountTable(container, { params, query }) {
     },
     propose,
     commitNow,
+    /** My seat number (from a player's own link), or null. */
+    get seat() {
+      return mySeat ? mySeat.seat : null;
+    },
+    /** My seat's private view {seat, view, version, status}, or null. */
+    get mine() {
+      return mine;
+    },
   };
+
+  const seatHost = h("span", { class: "my-seat-host" });
+  const seatNotice = h("div", { class: "seat-notice-host" });
+  const viewOnlyBadge = readOnly ? h("span", { class: "badge badge-view", testid: "view-only" }, t("table.view_only")) : null;
+  /** "You are <name>" in the bar; on a seat link alone it stands for "view only" too (the bar says so). */
+  function showSeat() {
+    const name = mySeat ? table.players?.[mySeat.seat]?.name : null;
+    const label = name ? t("seat.you_are", { name }) : "";
+    const title = name && readOnly ? `${label} · ${t("table.view_only")}` : label;
+    seatHost.replaceChildren(name ? h("span", { class: "badge badge-seat", testid: "my-seat", title }, label) : "");
+    if (viewOnlyBadge) viewOnlyBadge.hidden = !!name;
+  }
+  function shareSeats() {
+    if (!needsSeatLinks(table)) return null;
+    return store.getSeatLinks(id).map(({ seat, token: seatToken }) => ({
+      seat,
+      name: table.players?.[seat]?.name ?? String(seat + 1),
+      url: seatLink(id, seat, seatToken),
+    }));
+  }
 
   const body = h("div", { class: "table-body" });
   container.replaceChildren(
@@ -69,17 +103,51 @@ export async function mountTable(container, { params, query }) {
       "div",
       { class: "table-bar" },
       h("span", { class: "table-name", testid: "table-name" }, `${game.title} · ${id}`),
-      readOnly ? h("span", { class: "badge badge-view", testid: "view-only" }, t("table.view_only")) : null,
+      seatHost,
+      viewOnlyBadge,
       h(
         "button",
-        { type: "button", class: "btn btn-small btn-secondary", testid: "share", onclick: () => shareTable(id, token, game.title) },
+        { type: "button", class: "btn btn-small btn-secondary", testid: "share", onclick: () => shareTable(id, token, game.title, { seats: shareSeats() }) },
         t("table.share"),
       ),
     ),
+    seatNotice,
     body,
   );
+  showSeat();
   const screen = game.createScreen(body, controller);
   screen.update(table);
+
+  /** The player's link was refused (401/403, or no such seat): forget it and say so. */
+  function dropSeat() {
+    store.forgetMySeat(id);
+    mySeat = null;
+    mine = null;
+    showSeat();
+    seatNotice.replaceChildren(h("p", { class: "seat-notice", role: "alert", testid: "seat-error" }, t("seat.link_invalid")));
+    if (screen.updateMine) screen.updateMine();
+  }
+
+  /** Ask for my seat's private view as of the table's current version (newest answer wins). */
+  async function refreshMine() {
+    if (!mySeat || destroyed) return;
+    const ask = ++seatAsk;
+    const version = table.version;
+    const asked = mySeat;
+    try {
+      const res = await api.getSeatView(id, asked.seat, asked.token);
+      if (destroyed || ask !== seatAsk || mySeat !== asked) return;
+      mine = { seat: asked.seat, view: res.view ?? null, version, status: res.stale ? "failed" : "fresh" };
+    } catch (err) {
+      if (destroyed || ask !== seatAsk || mySeat !== asked) return;
+      if (err instanceof api.ApiError && (err.status === 401 || err.status === 403 || err.code === "seat-not-found")) {
+        dropSeat();
+        return;
+      }
+      mine = { ...mine, status: "failed" }; // offline or a server error: keep what we knew
+    }
+    if (screen.updateMine) screen.updateMine();
+  }
 
   /** Take a newer table view (from a poll, our own write, or a 409 answer). */
   function adopt(next, { own = false } = {}) {
@@ -92,6 +160,8 @@ export async function mountTable(container, { params, query }) {
       screen.update(table);
       store.rememberTable(table, game.title);
     }
+    // A game without secrets answers null: then one check of the link is enough.
+    if (versionChanged && mine && (mine.view !== null || mine.status !== "fresh")) refreshMine();
     if (versionChanged && !own && pending && !pending.committing) {
       pending.sheet.close();
       pending = null;
@@ -190,14 +260,20 @@ export async function mountTable(container, { params, query }) {
     }
   }
 
+  refreshMine();
   const poller = startPolling(id, {
     etag: first.etag,
     onTable: (data, { stale }) => {
       if (!stale) adopt(data);
     },
   });
-  const offConnectivity = api.onConnectivity((online) => online && poller.now());
-  const onOnline = () => poller.now();
+  // Back online: poll now, and ask again for my cards if the last try failed.
+  const retryMine = () => mine?.status === "failed" && refreshMine();
+  const offConnectivity = api.onConnectivity((online) => online && (poller.now(), retryMine()));
+  const onOnline = () => {
+    poller.now();
+    retryMine();
+  };
   window.addEventListener("online", onOnline);
 
   return () => {

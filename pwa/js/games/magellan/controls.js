@@ -250,10 +250,13 @@ function payBody(table, ui, env) {
   const total = sum(picked);
   const name = playerName(state, a.seat);
   const open = state.players[a.seat].open_hand;
+  const hand = env.handOf(a.seat); // my own cards, when I pay
+  // A card that must stay in hand (MG-8): no more picks once only that many are left.
+  const full = !!(hand?.cards && a.must_keep && picked.length >= hand.cards.length - a.must_keep);
   return [
     prompt(t("magellan.bar.pay", { name, price: a.at_least }), a.must_keep ? h("span", { class: "muted small" }, ` ${t("magellan.bar.must_keep")}`) : null, " ", whyLink("MG-6", "why-pay")),
     pickedCards(picked, (i) => ui.set({ picked: picked.filter((_, j) => j !== i) })),
-    moneyPad({ onPick: (v) => ui.set({ picked: [...picked, v] }), values: open || undefined }),
+    moneyPad({ onPick: (v) => ui.set({ picked: [...picked, v] }), values: (!hand && open) || undefined, hand, used: picked, locked: full }),
     bigButton({
       testid: "mg-pay",
       label: t("magellan.pay", { total }),
@@ -340,6 +343,7 @@ function slideBody(table, ui, env) {
     moneyPad({
       testPrefix: "mg-slide",
       values: a.values || undefined,
+      hand: a.values ? null : env.handOf(a.seat), // from my hand (side A); side B slides from the payment
       sub: (v) => t("magellan.crowns_short", { count: crownsOf([v]) }),
       onPick: (value) => env.propose({ type: "slide", seat: a.seat, value, ...(pile !== undefined ? { pile } : {}) }),
     }),
@@ -368,7 +372,7 @@ function swapBody(table, ui, env) {
   const state = table.state;
   const swaps = actionsOf(table).swap || [];
   const seats = swaps.map((s) => s.seat);
-  if (!seats.includes(ui.seat)) ui.seat = seats[0];
+  if (!seats.includes(ui.seat)) ui.seat = seats.includes(env.seat) ? env.seat : seats[0];
   const a = swaps.find((s) => s.seat === ui.seat);
   const name = playerName(state, a.seat);
   const body = [];
@@ -378,6 +382,7 @@ function swapBody(table, ui, env) {
       prompt(t("magellan.bar.swap", { name, count: a.left }), " ", whyLink("MG-8", "why-swap")),
       moneyPad({
         testPrefix: "mg-swap-out",
+        hand: env.handOf(a.seat),
         onPick: (v) => (a.draw_required ? ui.set({ discard: v }) : env.propose({ type: "swap", seat: a.seat, discard: v }, { reveals: true })),
       }),
     );

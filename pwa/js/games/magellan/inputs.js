@@ -3,21 +3,43 @@
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { MONEY_VALUES, playerName, seatDot } from "./common.js";
+import { countCards } from "./mine.js";
 
-/** Nine money values; onPick(value). `values` limits the choice (e.g. a Magellan B payment). */
-export function moneyPad({ onPick, values = MONEY_VALUES, testPrefix = "mg-money", sub } = {}) {
+/**
+ * Nine money values; onPick(value). `values` limits the choice (e.g. a Magellan B payment).
+ * hand ({cards, ready} from mine.js handFor): offer exactly these cards instead, each value once
+ * with how many are left after `used` (the cards already picked); `locked` disables every key
+ * (e.g. one card must stay in hand). Before the hand is known the nine keys wait, disabled.
+ */
+export function moneyPad({ onPick, values = MONEY_VALUES, testPrefix = "mg-money", sub, hand = null, used = [], locked = false } = {}) {
   const allowed = new Set(values);
+  const left = hand?.cards ? countCards(hand.cards) : null;
+  if (left) for (const v of used) left.set(v, (left.get(v) || 0) - 1);
+  const keys = left ? [...left.keys()].sort((a, b) => a - b) : MONEY_VALUES;
+  const mine = !!hand;
+  if (left && !keys.length) return h("p", { class: "muted small mg-pad-empty", testid: `${testPrefix}-pad` }, t("magellan.mine.empty"));
   return h(
     "div",
-    { class: "mg-pad", testid: `${testPrefix}-pad` },
-    ...MONEY_VALUES.map((v) =>
-      h(
+    { class: ["mg-pad", mine && "mg-pad-mine"], testid: `${testPrefix}-pad`, "data-mine": mine ? "true" : null, "data-ready": mine ? String(!!hand.ready) : null },
+    ...keys.map((v) => {
+      const count = left ? Math.max(0, left.get(v) || 0) : null;
+      const disabled = !allowed.has(v) || (mine && (!hand.ready || locked || !count));
+      return h(
         "button",
-        { type: "button", class: "btn btn-die mg-pad-key", testid: `${testPrefix}-${v}`, disabled: !allowed.has(v), onclick: () => onPick(v) },
+        {
+          type: "button",
+          class: "btn btn-die mg-pad-key",
+          testid: `${testPrefix}-${v}`,
+          "data-count": count === null ? null : count,
+          "aria-label": count === null ? null : t("magellan.mine.card", { count, value: v }),
+          disabled,
+          onclick: () => onPick(v),
+        },
         h("span", { class: "btn-label" }, String(v)),
         sub ? h("span", { class: "btn-sub" }, sub(v)) : null,
-      ),
-    ),
+        count === null ? null : h("span", { class: "mg-pad-count", "aria-hidden": "true" }, `×${count}`),
+      );
+    }),
   );
 }
 

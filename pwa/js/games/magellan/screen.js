@@ -9,6 +9,7 @@ import { createBarHost } from "../../ui/action-bar.js";
 import { boardPanel } from "./board.js";
 import { notes, renderControls } from "./controls.js";
 import { describe, describeEvent } from "./describe.js";
+import { handFor, minePanel } from "./mine.js";
 import { cardPanel, historyPanel, phaseEndPanel, playersPanel, sheetPanel } from "./panels.js";
 import { openQuickEntry } from "./quick.js";
 import { resultPanel, standingsPanel } from "./scoring.js";
@@ -17,10 +18,11 @@ import * as sheets from "./sheets.js";
 
 export function createScreen(container, ctl) {
   const resultHost = h("div", { class: "result-host" });
+  const mineHost = h("div", { class: "mine-host" });
   const infoHost = h("div", { class: "info-host mg-info" });
   const bar = createBarHost();
   container.classList.add("magellan");
-  container.append(resultHost, infoHost, bar.el);
+  container.append(resultHost, mineHost, infoHost, bar.el);
 
   let current = null;
   let form = null;
@@ -108,6 +110,12 @@ export function createScreen(container, ctl) {
   }
 
   const env = {
+    /** My seat (from a player's own link), or null. */
+    get seat() {
+      return ctl.seat ?? null;
+    },
+    /** My cards for a pad when `seat` is me at a ledger table, else null (see mine.js). */
+    handOf: (seat) => (current ? handFor(current, ctl, seat) : null),
     propose,
     quickEntry: () => openQuickEntry(ctl),
     openSheetForm: openForm,
@@ -127,12 +135,17 @@ export function createScreen(container, ctl) {
     bar.el.replaceChildren(renderControls(table, ctl, ui, env));
   }
 
+  function renderMine(table) {
+    mineHost.replaceChildren(...[minePanel(table, ctl)].filter(Boolean));
+  }
+
   return {
     update(table) {
       current = table;
       if (table.version !== ui.version) resetUi(table);
       const finished = table.finished || table.state.stage === "finished";
       resultHost.replaceChildren(...[finished ? resultPanel(table, ctl.id) : null].filter(Boolean));
+      renderMine(table);
       infoHost.replaceChildren(
         ...[
           notes(table, "table"),
@@ -146,6 +159,12 @@ export function createScreen(container, ctl) {
         ].filter(Boolean),
       );
       renderBar(table);
+    },
+    /** My seat's private view changed (fetched, or the link was refused). */
+    updateMine() {
+      if (!current) return;
+      renderMine(current);
+      renderBar(current);
     },
     destroy() {
       bar.destroy();
