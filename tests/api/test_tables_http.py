@@ -87,9 +87,9 @@ def test_illegal_move_is_422_with_rule_and_detail_and_changes_nothing(client: Fl
     assert response.status_code == 201
     t.table = response.get_json()["table"]
     assert t.state["track"][13] == ["red"]  # 7 × 2 = 14
-    refused = t.post({"type": "play_card", "value": 2})
-    body = assert_problem(refused, 422, refused.get_json()["code"])
-    assert body["detail"]
+    refused = t.post({"type": "play_card", "value": 2})  # MA-11: only with the variant chosen
+    body = assert_problem(refused, 422, "variant-off")
+    assert body["rule"] == "MA-11"
     assert t.refresh()["version"] == before["version"] + 1
 
 
