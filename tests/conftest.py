@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.db.migrate import upgrade
+from devtools.gunicorn import GunicornProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = bool(os.environ.get("CI"))
@@ -88,39 +84,11 @@ def any_db_client(db_url: str) -> FlaskClient:
     return make_test_app(db_url).test_client()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app under a real gunicorn (config file included) on a free loopback port, fresh SQLite."""
-    db_file = tmp_path_factory.mktemp("live") / "kibitz.sqlite3"
-    url = f"sqlite:///{db_file}"
+    folder = tmp_path_factory.mktemp("live")
+    url = f"sqlite:///{folder / 'kibitz.sqlite3'}"
     upgrade(url)
-    port = free_port()
-    env = {**os.environ, **TEST_LIMITS, "DATABASE_URL": url, "KIBITZ_BIND": f"127.0.0.1:{port}"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if requests.get(f"{base}/api/games", timeout=2).status_code == 200:
-                break
-        except requests.RequestException:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail("gunicorn did not start")
-        time.sleep(0.2)
-    yield base
-    process.terminate()
-    process.wait(timeout=15)
+    with GunicornProcess(url, folder / "gunicorn.log", env=TEST_LIMITS) as server:
+        yield server.base

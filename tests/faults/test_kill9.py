@@ -16,9 +16,10 @@ from api.app import create_app
 from api.http.context import store
 from api.rules.registry import get_game
 from api.tables.replay import replay
+from devtools.gunicorn import GunicornProcess
 from tests.api.table_client import four_players
 from tests.api.test_concurrency import pick_event
-from tests.faults.server import Gunicorn
+from tests.conftest import TEST_LIMITS
 
 pytestmark = pytest.mark.gunicorn
 
@@ -64,7 +65,7 @@ def test_kill9_during_concurrent_appends_loses_no_acknowledged_event(
     database: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     url = request.getfixturevalue("sqlite_url" if database == "sqlite" else "postgres_url")
-    server = Gunicorn(url, tmp_path / "gunicorn.log").start()
+    server = GunicornProcess(url, tmp_path / "gunicorn.log", env=TEST_LIMITS).start()
     created = requests.post(f"{server.base}/api/tables", json=four_players(), timeout=5).json()
     table_id, token = created["id"], created["write_token"]
     acked: dict[int, dict[str, Any]] = {}

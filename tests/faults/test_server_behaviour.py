@@ -8,15 +8,16 @@ from pathlib import Path
 import pytest
 import requests
 
+from devtools.gunicorn import GunicornProcess
 from tests.api.table_client import four_players
-from tests.faults.server import Gunicorn
+from tests.conftest import TEST_LIMITS
 
 pytestmark = pytest.mark.gunicorn
 
 
 def test_write_tokens_are_never_logged(sqlite_url: str, tmp_path: Path) -> None:
     log_path = tmp_path / "gunicorn.log"
-    server = Gunicorn(sqlite_url, log_path).start()
+    server = GunicornProcess(sqlite_url, log_path, env=TEST_LIMITS).start()
     try:
         created = requests.post(f"{server.base}/api/tables", json=four_players(), timeout=5).json()
         token = created["write_token"]
@@ -33,13 +34,13 @@ def test_write_tokens_are_never_logged(sqlite_url: str, tmp_path: Path) -> None:
 
 
 def test_slow_and_dropped_clients_do_not_stall_other_tables(sqlite_url: str, tmp_path: Path) -> None:
-    server = Gunicorn(sqlite_url, tmp_path / "gunicorn.log").start()
+    server = GunicornProcess(sqlite_url, tmp_path / "gunicorn.log", env=TEST_LIMITS).start()
     stalled: list[socket.socket] = []
     try:
         created = requests.post(f"{server.base}/api/tables", json=four_players(), timeout=5).json()
         for index in range(6):  # half-sent requests that never finish, and some that vanish
             sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-            sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n{\"game\"")
+            sock.sendall(b'POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n{"game"')
             if index % 2:
                 sock.close()
             else:
