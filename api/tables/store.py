@@ -163,12 +163,7 @@ class TableStore:
     def version_of(self, table_id: str) -> int:
         """Just the log position: enough to answer a conditional GET with 304."""
         with read_connection(self.engine) as conn:
-            version = conn.execute(
-                select(game_tables.c.version).where(game_tables.c.id == table_id)
-            ).scalar_one_or_none()
-        if version is None:
-            raise not_found(table_id)
-        return int(version)
+            return int(self._column(conn, table_id, game_tables.c.version))
 
     def log(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]]:
         """The full log, each entry marked with whether it is still in effect (not undone)."""
@@ -214,12 +209,7 @@ class TableStore:
     def private_view(self, table_id: str, seat: int, token: str | None) -> dict[str, Any] | None:
         """What only `seat` may see, for the holder of that seat's token."""
         with read_connection(self.engine) as conn:
-            row = conn.execute(
-                select(game_tables.c.seat_token_hashes).where(game_tables.c.id == table_id)
-            ).first()
-            if row is None:
-                raise not_found(table_id)
-            hashes = row.seat_token_hashes or []
+            hashes = self._column(conn, table_id, game_tables.c.seat_token_hashes) or []
             if not 0 <= seat < len(hashes):
                 raise ApiProblem(404, "seat-not-found", f"This table has no seat {seat}.")
             if not token:
@@ -361,13 +351,16 @@ class TableStore:
         return _row(row)
 
     @staticmethod
-    def _token_hash(conn: Connection, table_id: str) -> str:
-        stored = conn.execute(
-            select(game_tables.c.write_token_hash).where(game_tables.c.id == table_id)
-        ).scalar_one_or_none()
-        if stored is None:
+    def _column(conn: Connection, table_id: str, column: Any) -> Any:
+        """One column of a table's row; 404 when there is no such table."""
+        row = conn.execute(select(column).where(game_tables.c.id == table_id)).first()
+        if row is None:
             raise not_found(table_id)
-        return str(stored)
+        return row[0]
+
+    @staticmethod
+    def _token_hash(conn: Connection, table_id: str) -> str:
+        return str(TableStore._column(conn, table_id, game_tables.c.write_token_hash))
 
     @staticmethod
     def _verify_token(token: str | None, stored_hash: str) -> None:
