@@ -26,7 +26,8 @@ def test_mh6_example_holds_at_a_table_too(client: FlaskClient) -> None:
     )
     assert created.status_code == 201, created.get_json()
     table = created.get_json()
-    event = {"type": "round_won", "winner": 0, "hand": {"hidden": "we we we ws ws ws wn wn wn b2 b3 b4 c7 c7"}}
+    hand = {"hidden": "we we we ws ws ws wn wn wn b2 b3 b4 c7 c7"}
+    event = {"type": "round_won", "winner": 0, "hand": hand}
     appended = client.post(
         f"/api/tables/{table['id']}/events",
         json={"expected_version": 0, "event": event},
