@@ -15,6 +15,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData()
@@ -40,6 +41,8 @@ game_tables = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
     # One token hash per seat: it opens that player's private view (e.g. the own hand).
     Column("seat_token_hashes", JSON, nullable=True),
+    # True when the creator chose the seed: then everyone may see it from the start (fairness).
+    Column("seed_public", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 events = Table(

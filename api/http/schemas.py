@@ -45,7 +45,10 @@ class CreateTableSchema(Schema):
     seed = fields.Integer(
         strict=True,
         validate=validate.Range(min=0, max=MAX_SEED),
-        metadata={"description": "Seed for server-drawn chance; chosen by the server when left out"},
+        metadata={
+            "description": "Seed for server-drawn chance; chosen by the server when left out. A seed you "
+            "choose is shown to every player from the start (it predicts the server's draws)."
+        },
     )
 
 
@@ -93,7 +96,13 @@ class TableSchema(Schema):
     )
     result = fields.Dict(allow_none=True, metadata={"description": "Final standings once finished"})
     seed = fields.Integer(
-        strict=True, allow_none=True, metadata={"description": "Revealed once the game is finished"}
+        strict=True,
+        allow_none=True,
+        metadata={
+            "description": "The table's seed: shown from the start when the creator chose it, else revealed "
+            "once the game is finished (an undo that reopens it draws on from a fresh secret seed, "
+            "recorded in that undo entry as `reseed`)"
+        },
     )
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)

@@ -52,3 +52,11 @@ class Game(Protocol):
 
         A preview must not answer with such a state: the player could look before deciding.
         """
+
+    def chance_seed(self, state: Any) -> int | None:
+        """The seed the state's future server draws come from (None in a game without chance)."""
+
+    def reseed(self, state: Any, seed: int) -> Any:
+        """The same game with every future server draw taken from `seed` and every unseen order
+        reshuffled; returns `state` itself when its seed is already `seed`. The platform reseeds when
+        an undo reopens a finished game, whose seed everyone has seen."""

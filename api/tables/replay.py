@@ -5,14 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from api.rules.errors import IllegalMove
+from api.rules.errors import IllegalMove, MalformedEvent
 from api.rules.game import Game
 
 UNDO = "undo"
+# Field of a recorded undo that reopened a finished game: the fresh seed of every later server draw.
+RESEED = "reseed"
 
 
 def is_undo(event: Mapping[str, Any]) -> bool:
     return event.get("type") == UNDO
+
+
+def public_undo(payload: Mapping[str, Any], finished: bool) -> dict[str, Any]:
+    """A recorded undo as the open log shows it: a fresh seed stays secret until the game is over."""
+    if finished or RESEED not in payload:
+        return dict(payload)
+    return {**payload, RESEED: "hidden"}
 
 
 def replay(
@@ -22,13 +31,28 @@ def replay(
     seed: int,
     events: Iterable[Mapping[str, Any]],
 ) -> Any:
-    """Apply every event in order; an undo returns to the state before the last effective event."""
+    """Apply every event in order; an undo returns to the state before the last effective event.
+
+    Mirrors the table store: the restored state draws from the current seed, which an undo that
+    reopened a finished game replaced with the fresh one it recorded (`reseed`).
+    """
     states = [game.new_game(players, options, seed)]
     for event in events:
         if is_undo(event):
             if len(states) == 1:
                 raise IllegalMove("nothing-to-undo", "There is nothing to undo.")
+            current = game.chance_seed(states[-1])
             states.pop()
+            if RESEED in event:
+                current = _seed(event[RESEED])
+            if current is not None:
+                states[-1] = game.reseed(states[-1], current)
         else:
             states.append(game.apply(states[-1], event))
     return states[-1]
+
+
+def _seed(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedEvent("invalid-reseed", "A recorded undo's seed must be an integer.")
+    return value

@@ -23,7 +23,7 @@ from api.errors import ApiProblem, not_found
 from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
 from api.rules.game import Game
 from api.rules.registry import get_game
-from api.tables.replay import is_undo
+from api.tables.replay import RESEED, is_undo, public_undo
 from api.tables.tokens import hash_token, new_seed, new_table_id, new_write_token, token_matches
 
 
@@ -34,6 +34,7 @@ class TableRow:
     players: list[dict[str, Any]]
     options: dict[str, Any]
     seed: int
+    seed_public: bool
     version: int
     head: int
     state: dict[str, Any]
@@ -58,6 +59,9 @@ class Transition:
     head_after: int
     undoes: int | None
     finished: bool
+    # What the log entry stores: the event as sent, plus (undo only) a fresh seed when it reopened a
+    # finished game.
+    payload: dict[str, Any]
 
 
 class _Conflict(Exception):
@@ -87,6 +91,7 @@ def _row(mapping: Mapping[str, Any]) -> TableRow:
         players=mapping["players"],
         options=mapping["options"],
         seed=int(mapping["seed"]),
+        seed_public=bool(mapping["seed_public"]),
         version=mapping["version"],
         head=mapping["head"],
         state=mapping["state"],
@@ -128,6 +133,8 @@ class TableStore:
                 f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}.",
             )
         normalized = game.normalize_options(options)
+        # A seed the creator chose would let them alone foresee every server draw: it is public.
+        seed_public = seed is not None
         seed = new_seed() if seed is None else seed
         state = game.dump(game.new_game(players, normalized, seed))
         token = new_write_token()
@@ -139,6 +146,7 @@ class TableStore:
             "players": [dict(p) for p in players],
             "options": normalized,
             "seed": seed,
+            "seed_public": seed_public,
             "write_token_hash": hash_token(token),
             "version": 0,
             "head": 0,
@@ -192,12 +200,16 @@ class TableStore:
             effective.add(node)
             node = prev_head[node]
         game = require_game(table.game)
-        shown = (lambda event: event) if table.finished else game.public_event
+        public_game_event = (lambda event: event) if table.finished else game.public_event
+
+        def shown(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+            return public_undo(payload, table.finished) if kind == "undo" else public_game_event(payload)
+
         entries = [
             {
                 "seq": r["seq"],
                 "kind": r["kind"],
-                "event": shown(r["payload"]),
+                "event": shown(r["kind"], r["payload"]),
                 "undoes": r["undoes"],
                 "in_effect": r["kind"] == "game" and r["seq"] in effective,
                 "at": r["created_at"],
@@ -268,7 +280,7 @@ class TableStore:
                         table_id=table_id,
                         seq=seq,
                         kind=step.kind,
-                        payload=dict(event),
+                        payload=step.payload,
                         undoes=step.undoes,
                         prev_head=table.head,
                         head_after=seq if step.kind == "game" else step.head_after,
@@ -328,8 +340,16 @@ class TableStore:
                 if new_head == 0
                 else self._entry(conn, table.id, new_head)["state"]
             )
-            finished = game.result(game.load(state)) is not None
-            return Transition("undo", state, new_head, table.head, finished)
+            payload = dict(event)
+            # A finished game has shown its seed; reopening it must not let anyone predict what comes
+            # next, so the future is drawn from a fresh secret seed, recorded in this undo entry.
+            seed = game.chance_seed(game.load(table.state))
+            if seed is not None and table.finished:
+                seed = payload[RESEED] = new_seed()
+            restored = game.load(state) if seed is None else game.reseed(game.load(state), seed)
+            state = game.dump(restored)
+            finished = game.result(restored) is not None
+            return Transition("undo", state, new_head, table.head, finished, payload)
         state = game.load(table.state)
         next_state = game.apply(state, event)
         if preview and game.reveals_hidden_chance(state, next_state):
@@ -340,7 +360,12 @@ class TableStore:
                 "legal_actions shows every possible outcome with its odds.",
             )
         return Transition(
-            "game", game.dump(next_state), table.version + 1, None, game.result(next_state) is not None
+            "game",
+            game.dump(next_state),
+            table.version + 1,
+            None,
+            game.result(next_state) is not None,
+            dict(event),
         )
 
     @staticmethod

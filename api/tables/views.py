@@ -24,8 +24,10 @@ def table_view(table: TableRow) -> dict[str, Any]:
         "state": game.public_view(state),
         "legal_actions": legal,
         "result": game.result(state),
-        # The seed decides every future server draw, so it is shown only once nothing is left to draw.
-        "seed": table.seed if table.finished else None,
+        # The seed decides every future server draw, so it is shown only once nothing is left to draw
+        # (an undo that reopens the game draws on from a fresh secret seed), or from the start when
+        # the creator chose it, so that nobody foresees more than the others.
+        "seed": table.seed if table.finished or table.seed_public else None,
         "created_at": table.created_at,
         "updated_at": table.updated_at,
     }

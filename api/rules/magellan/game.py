@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.rules.magellan import actions, engine, final, serial, setup, views
+from api.rules.magellan import actions, chance, engine, final, serial, setup, views
 from api.rules.magellan.state import MagellanState
 
 JSON = dict[str, Any]
@@ -61,6 +61,13 @@ class MagellanGame:
         """Digital play: a card turned up, drawn or pulled by the server stays secret until the event
         is recorded (typed-in values are already known to the table)."""
         return after.draws != before.draws
+
+    def chance_seed(self, state: MagellanState) -> int | None:
+        return state.seed
+
+    def reseed(self, state: MagellanState, seed: int) -> MagellanState:
+        """A reopened game draws from a fresh seed (see chance.reseeded)."""
+        return chance.reseeded(state, seed)
 
 
 # Event fields whose values a player keeps to themselves while the game runs.

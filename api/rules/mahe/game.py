@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.rules.mahe import actions, engine, scoring, serial, setup, views
+from api.rules.mahe import actions, chance, engine, scoring, serial, setup, views
 from api.rules.mahe.state import MaheState
 
 JSON = dict[str, Any]
@@ -59,6 +59,13 @@ class MaheGame:
         """MA-12: in digital games a die drawn or a card turned up by the server stays secret until
         the event is recorded (a typed-in value is already known to the table)."""
         return after.draws != before.draws or len(after.supply.hidden) != len(before.supply.hidden)
+
+    def chance_seed(self, state: MaheState) -> int | None:
+        return state.seed
+
+    def reseed(self, state: MaheState, seed: int) -> MaheState:
+        """MA-12: a reopened game draws from a fresh seed (see chance.reseeded)."""
+        return chance.reseeded(state, seed)
 
 
 MAHE = MaheGame()

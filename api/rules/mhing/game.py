@@ -64,5 +64,12 @@ class MhingGame:
         """The cards are dealt at the real table; the server draws nothing."""
         return False
 
+    def chance_seed(self, state: MhingState) -> int | None:
+        """Mhing has no server chance."""
+        return None
+
+    def reseed(self, state: MhingState, seed: int) -> MhingState:
+        return state
+
 
 MHING = MhingGame()
