@@ -10,7 +10,7 @@ from flask_smorest import Api
 
 from api.config import database_url_from_env
 from api.db.engine import make_engine
-from api.http import games, health, magellan, mahe, mhing, records, sheets, tables
+from api.http import games, health, magellan, mahe, mhing, records, sheets, stream, tables
 from api.http.context import SHEETS_KEY, STORE_KEY
 from api.http.limits import install_rate_limits
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
@@ -18,6 +18,7 @@ from api.http.pwa import SheetIdConverter, register_path_converter
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
 from api.http.security import register_security_headers
+from api.http.stream import install_change_feed
 from api.sheets.store import SheetStore
 from api.tables.store import TableStore
 
@@ -75,8 +76,10 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     )
     app.config.update(config)
     install_rate_limits(app)
-    engine = make_engine(database_url or database_url_from_env())
+    url = database_url or database_url_from_env()
+    engine = make_engine(url)
     app.extensions[STORE_KEY] = TableStore(engine)
+    install_change_feed(app, url)
     app.extensions[SHEETS_KEY] = SheetStore(engine)
 
     register_path_converter(app)
@@ -95,6 +98,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         health.blp,
         games.blp,
         tables.blp,
+        stream.blp,
         records.blp,
         mahe.blp,
         magellan.blp,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -23,6 +23,7 @@ from api.errors import ApiProblem, not_found
 from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
 from api.rules.game import Game
 from api.rules.registry import get_game
+from api.tables.changes import notify_in_transaction
 from api.tables.replay import RESEED, is_undo, public_undo
 from api.tables.tokens import hash_token, new_seed, new_table_id, new_write_token, token_matches
 
@@ -101,6 +102,16 @@ def _row(mapping: Mapping[str, Any]) -> TableRow:
     )
 
 
+def _public_events(game: Game, finished: bool) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
+    """How a log entry's event reads in the open log: secrets masked until the game is over."""
+    public_game_event = (lambda event: event) if finished else game.public_event
+
+    def shown(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return public_undo(payload, finished) if kind == "undo" else public_game_event(payload)
+
+    return shown
+
+
 class StaleVersion(ApiProblem):
     def __init__(self, table: TableRow, expected: int) -> None:
         super().__init__(
@@ -115,6 +126,8 @@ class StaleVersion(ApiProblem):
 class TableStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # Called after each committed append (the live streams of this process listen to it).
+        self.on_commit: Callable[[str, int], object] = lambda _table_id, _version: None
 
     # -- creating and reading ------------------------------------------------------------------
 
@@ -200,11 +213,7 @@ class TableStore:
             effective.add(node)
             node = prev_head[node]
         game = require_game(table.game)
-        public_game_event = (lambda event: event) if table.finished else game.public_event
-
-        def shown(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-            return public_undo(payload, table.finished) if kind == "undo" else public_game_event(payload)
-
+        shown = _public_events(game, table.finished)
         entries = [
             {
                 "seq": r["seq"],
@@ -213,6 +222,34 @@ class TableStore:
                 "undoes": r["undoes"],
                 "in_effect": r["kind"] == "game" and r["seq"] in effective,
                 "at": r["created_at"],
+            }
+            for r in rows
+        ]
+        return table, entries
+
+    def entries_after(self, table_id: str, after: int) -> tuple[TableRow, list[dict[str, Any]]]:
+        """The table and the log entries past position `after`, as the open log shows them.
+
+        What a live stream sends a phone that comes back with `Last-Event-ID`: what it missed.
+        """
+        with read_connection(self.engine) as conn:
+            table = self._load(conn, table_id)
+            rows = (
+                conn.execute(
+                    select(events.c.seq, events.c.kind, events.c.payload, events.c.undoes)
+                    .where(and_(events.c.table_id == table_id, events.c.seq > after))
+                    .order_by(events.c.seq)
+                )
+                .mappings()
+                .all()
+            )
+        shown = _public_events(require_game(table.game), table.finished)
+        entries = [
+            {
+                "seq": r["seq"],
+                "kind": r["kind"],
+                "event": shown(r["kind"], r["payload"]),
+                "undoes": r["undoes"],
             }
             for r in rows
         ]
@@ -290,6 +327,7 @@ class TableStore:
                         created_at=now,
                     )
                 )
+                notify_in_transaction(conn, table_id, seq)
         except (_Conflict, IntegrityError):
             # Another append won the race. If it was this very request (same key), answer as a replay.
             with read_connection(self.engine) as conn:
@@ -299,6 +337,7 @@ class TableStore:
                     if prior is not None:
                         return Appended(prior, table, replayed=True)
             raise StaleVersion(table, expected_version) from None
+        self.on_commit(table_id, seq)
         return Appended(seq, self.get(table_id), replayed=False)
 
     def preview(self, table_id: str, event: Mapping[str, Any], expected_version: int | None) -> TableRow:

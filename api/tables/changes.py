@@ -1,0 +1,137 @@
+"""Change feed: wakes the live streams of this process when a table's log grows, wherever it grew.
+
+One app process (SQLite, `make serve`) announces its own appends directly. Several app servers on
+PostgreSQL hear each other through PostgreSQL's own LISTEN/NOTIFY: the append sends `pg_notify`
+inside its transaction (so a notice goes out exactly when the append commits), and one listener
+connection per process turns notices into wake-ups. No broker of our own: the database is the bus.
+
+Streams also re-read the table's version at every heartbeat, so a lost notice delays a phone by one
+heartbeat at most instead of leaving it stale.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "kibitz_tables"
+
+
+class ChangeFeed:
+    """Per-table wake-ups for the streams of one process.
+
+    Each table has its own condition, so an append wakes only the streams of that table, not every
+    stream of the process.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tables: dict[str, _TableChanges] = {}
+
+    def announce(self, table_id: str, version: int) -> None:
+        with self._lock:
+            changes = self._tables.get(table_id)
+        if changes is not None:
+            changes.advance(version)
+
+    @contextmanager
+    def subscribe(self, table_id: str) -> Iterator[_TableChanges]:
+        """Listen to one table; subscribe before reading its version so no announcement slips by."""
+        with self._lock:
+            changes = self._tables.setdefault(table_id, _TableChanges())
+            changes.waiters += 1
+        try:
+            yield changes
+        finally:
+            with self._lock:
+                changes.waiters -= 1
+                if changes.waiters == 0:
+                    del self._tables[table_id]
+
+    def listening(self) -> int:
+        """How many streams are waiting right now (for health and benchmarks)."""
+        with self._lock:
+            return sum(changes.waiters for changes in self._tables.values())
+
+
+class _TableChanges:
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.version = -1
+        self.waiters = 0
+
+    def advance(self, version: int) -> None:
+        with self.condition:
+            if version > self.version:
+                self.version = version
+                self.condition.notify_all()
+
+    def wait_above(self, after: int, timeout: float) -> int | None:
+        """The newest version announced above `after`, or None when `timeout` passes first."""
+        with self.condition:
+            if self.condition.wait_for(lambda: self.version > after, timeout):
+                return self.version
+        return None
+
+
+def notify_in_transaction(conn: Connection, table_id: str, version: int) -> None:
+    """On PostgreSQL, queue the notice with the append: delivered on commit, dropped on rollback."""
+    if conn.dialect.name == "postgresql":
+        notice = {"channel": CHANNEL, "payload": f"{table_id}:{version}"}
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"), notice)
+
+
+def parse_notice(payload: str) -> tuple[str, int] | None:
+    table_id, _, version = payload.rpartition(":")
+    if not table_id or not version.isdigit():
+        return None
+    return table_id, int(version)
+
+
+class PostgresListener:
+    """One LISTEN connection per process that forwards every notice to the feed; reconnects."""
+
+    def __init__(self, database_url: str, feed: ChangeFeed) -> None:
+        self.database_url = database_url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self.feed = feed
+        self._started = False
+        self._lock = threading.Lock()
+
+    def ensure_started(self) -> None:
+        """Start the listener lazily, in the serving process (after gunicorn forked and patched)."""
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._run, name="kibitz-listen", daemon=True).start()
+
+    def _run(self) -> None:
+        import psycopg  # imported here so that a gevent worker has patched `select` first
+
+        while True:
+            try:
+                with psycopg.connect(self.database_url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    for notice in conn.notifies():
+                        parsed = parse_notice(notice.payload)
+                        if parsed is not None:
+                            self.feed.announce(*parsed)
+            except Exception:  # the database went away: streams fall back to heartbeats meanwhile
+                log.exception("change listener lost its connection; reconnecting")
+                time.sleep(1.0)
+
+
+def announcer(database_url: str, feed: ChangeFeed) -> tuple[Callable[[], None], Callable[[str, int], Any]]:
+    """(start, after_commit) for this database: what to start per process, what to call per append."""
+    if database_url.startswith("postgresql"):
+        listener = PostgresListener(database_url, feed)
+        return listener.ensure_started, lambda _table_id, _version: None
+    return lambda: None, feed.announce

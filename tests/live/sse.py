@@ -1,0 +1,47 @@
+"""A tiny Server-Sent-Events reader for tests: what a phone's stream client does, in a thread."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from typing import Any
+
+import requests
+
+
+class StreamReader:
+    """Reads `table` events from a live stream into a queue until closed or the server goes away."""
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+        self.events: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.heartbeats = 0
+        self.response = requests.get(url, headers=headers or {}, stream=True, timeout=(5, 30))
+        self.status = self.response.status_code
+        self.ended = threading.Event()
+        if self.status == 200:
+            threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        event: dict[str, Any] = {}
+        try:
+            for line in self.response.iter_lines(decode_unicode=True):
+                if line == "":
+                    if "data" in event:
+                        self.events.put({"id": int(event["id"]), **json.loads(event["data"])})
+                    event = {}
+                elif line.startswith(":"):
+                    self.heartbeats += 1
+                else:
+                    field, _, value = line.partition(":")
+                    event[field] = value.removeprefix(" ")
+        except (requests.RequestException, OSError, AttributeError):  # closed under the reader
+            pass
+        finally:
+            self.ended.set()
+
+    def next(self, timeout: float = 10) -> dict[str, Any]:
+        return self.events.get(timeout=timeout)
+
+    def close(self) -> None:
+        self.response.close()
