@@ -56,7 +56,10 @@ events = Table(
     Column("undoes", Integer, nullable=True),
     Column("prev_head", Integer, nullable=False),
     Column("head_after", Integer, nullable=False),
-    Column("state", JSON, nullable=False),
+    # The state after this entry, kept only for snapshots (api.tables.snapshots); NULL otherwise.
+    Column("state", JSON(none_as_null=True), nullable=True),
+    # Distance along the line of play to the nearest snapshot behind (0: this entry is one; NULL: undo).
+    Column("since_snapshot", Integer, nullable=True),
     Column("idempotency_key", String(128), nullable=True),
     Column("request_hash", String(64), nullable=False),
     Column("summary", Text, nullable=True),

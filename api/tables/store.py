@@ -25,6 +25,7 @@ from api.rules.game import Game
 from api.rules.registry import get_game
 from api.tables.changes import notify_in_transaction
 from api.tables.replay import RESEED, is_undo, public_undo
+from api.tables.snapshots import since_snapshot_after, state_at
 from api.tables.tokens import hash_token, new_seed, new_table_id, new_write_token, token_matches
 
 
@@ -312,6 +313,11 @@ class TableStore:
                 ).rowcount
                 if changed != 1:
                     raise _Conflict()
+                since = (
+                    since_snapshot_after(conn, table_id, table.head, table.version)
+                    if step.kind == "game"
+                    else None
+                )
                 conn.execute(
                     insert(events).values(
                         table_id=table_id,
@@ -321,7 +327,9 @@ class TableStore:
                         undoes=step.undoes,
                         prev_head=table.head,
                         head_after=seq if step.kind == "game" else step.head_after,
-                        state=step.state,
+                        # Only snapshots keep the state (api.tables.snapshots); undo entries never.
+                        state=step.state if since == 0 else None,
+                        since_snapshot=since,
                         idempotency_key=idempotency_key,
                         request_hash=digest,
                         created_at=now,
@@ -374,11 +382,7 @@ class TableStore:
                 raise IllegalMove("nothing-to-undo", "There is nothing to undo.")
             undone = self._entry(conn, table.id, table.head)
             new_head = int(undone["prev_head"])
-            state = (
-                self._initial_state(conn, table.id)
-                if new_head == 0
-                else self._entry(conn, table.id, new_head)["state"]
-            )
+            state = state_at(conn, game, table.id, new_head)
             payload = dict(event)
             # A finished game has shown its seed; reopening it must not let anyone predict what comes
             # next, so the future is drawn from a fresh secret seed, recorded in this undo entry.
@@ -458,7 +462,7 @@ class TableStore:
     def _entry(conn: Connection, table_id: str, seq: int) -> Mapping[str, Any]:
         return (
             conn.execute(
-                select(events.c.prev_head, events.c.state).where(
+                select(events.c.prev_head).where(
                     and_(events.c.table_id == table_id, events.c.seq == seq)
                 )
             )
@@ -466,8 +470,3 @@ class TableStore:
             .one()
         )
 
-    @staticmethod
-    def _initial_state(conn: Connection, table_id: str) -> dict[str, Any]:
-        return dict(
-            conn.execute(select(game_tables.c.initial_state).where(game_tables.c.id == table_id)).scalar_one()
-        )
