@@ -7,7 +7,7 @@
 //   banner and never treats it as fresh). Writes (POST), exports and a player's own view
 //   (…/seats/<n>, the secret hand) are never touched: nothing private is kept in the cache.
 
-const CACHE_VERSION = "v4";
+const CACHE_VERSION = "v5";
 const SHELL_CACHE = `kibitz-shell-${CACHE_VERSION}`;
 const API_CACHE = `kibitz-api-${CACHE_VERSION}`;
 
@@ -24,6 +24,7 @@ const SHELL = [
   "icons/icon-512.png",
   "icons/icon-maskable-512.png",
   "js/api.js",
+  "js/live.js",
   "js/dom.js",
   "js/i18n.js",
   "js/poll.js",
@@ -175,6 +176,7 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith("/api/")) {
     if (url.pathname.includes("/export")) return; // downloads: plain network
     if (url.pathname.includes("/seats/")) return; // a player's own cards: never cached
+    if (url.pathname.endsWith("/stream")) return; // live streams never end: never through the cache
     event.respondWith(apiNetworkFirst(request));
     return;
   }

@@ -11,7 +11,7 @@ import { loadGame } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
 import { openSheet } from "../ui/sheet.js";
 import { needsSeatLinks, seatLink, shareTable } from "../ui/share.js";
-import { startPolling } from "../poll.js";
+import { followTable } from "../live.js";
 import { toast, toastError } from "../toast.js";
 
 function errorScreen(container, message) {
@@ -261,7 +261,7 @@ export async function mountTable(container, { params, query }) {
   }
 
   refreshMine();
-  const poller = startPolling(id, {
+  const poller = followTable(id, {
     etag: first.etag,
     onTable: (data, { stale }) => {
       if (!stale) adopt(data);

@@ -14,7 +14,7 @@ export const SHIPS = 6;
 export const PIZARRO_LIMIT = 20; // MG-11
 
 // Rules that carry a referee **Decision** on the rules page (see pwa/rules/index.json).
-export const DECISIONS = new Set(["MG-1", "MG-2", "MG-4", "MG-5", "MG-12"]);
+export const DECISIONS = new Set(["MG-1", "MG-2", "MG-4", "MG-5", "MG-7", "MG-8", "MG-12"]);
 
 /** Anchor for a rule: its Decision where it has one, else the rule itself. */
 export function ruleAnchor(rule) {

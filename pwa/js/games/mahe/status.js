@@ -12,7 +12,7 @@ export function swatch(colour) {
 }
 
 // Rules that carry a referee **Decision** on the rules page (see pwa/rules/index.json).
-export const DECISIONS = new Set(["MA-1", "MA-3", "MA-9", "MA-10", "MA-11"]);
+export const DECISIONS = new Set(["MA-1", "MA-3", "MA-7", "MA-9", "MA-10", "MA-11"]);
 
 /** Anchor for a rule: its Decision where it has one, else the rule itself. */
 export function ruleAnchor(rule) {

@@ -1,0 +1,61 @@
+// Keep a table view fresh: a live stream (Server-Sent Events, GET …/stream) while one can be held
+// open, else conditional polling (poll.js). The stream's first event is the table as it is now and
+// the browser resumes it by itself with Last-Event-ID after a short drop.
+import { startPolling } from "./poll.js";
+
+// Errors in a row before the stream is given up for polling (proxies that buffer, no SSE support).
+const FAILURES_BEFORE_POLLING = 3;
+
+export function followTable(tableId, { etag = null, interval = 1000, onTable, onError } = {}) {
+  const polling = () => startPolling(tableId, { etag, interval, onTable, onError });
+  if (typeof EventSource !== "function") return polling();
+  let source = null;
+  let poller = null;
+  let failures = 0;
+  let stopped = false;
+
+  function open() {
+    source = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream`);
+    source.addEventListener("table", (message) => {
+      failures = 0;
+      let data;
+      try {
+        data = JSON.parse(message.data);
+      } catch (err) {
+        console.warn("stream", err);
+        return;
+      }
+      onTable(data.table, { stale: false, live: true });
+    });
+    source.onerror = () => {
+      failures += 1;
+      if (failures >= FAILURES_BEFORE_POLLING) fallBack();
+    };
+  }
+
+  function fallBack() {
+    if (source) source.close();
+    source = null;
+    if (!poller && !stopped) poller = polling();
+  }
+
+  open();
+  return {
+    stop() {
+      stopped = true;
+      if (source) source.close();
+      if (poller) poller.stop();
+    },
+    /** Back online (or asked to refresh): try the stream again; it starts with the current table. */
+    now() {
+      if (stopped) return;
+      if (poller) {
+        poller.stop();
+        poller = null;
+      }
+      if (source && source.readyState !== EventSource.CLOSED) return;
+      failures = 0;
+      open();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+"""The phone follows a table through its live stream (Server-Sent Events) instead of asking once a
+second, and falls back to conditional polling where a stream cannot be held open."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .helpers import ApiTable
+
+FOUR = [
+    {"name": n, "colours": [c]}
+    for n, c in (("Eva", "red"), ("Tom", "green"), ("Ann", "yellow"), ("Bo", "purple"))
+]
+
+
+def _table_reads(requests_seen: list[str], table_id: str) -> int:
+    return sum(1 for url in requests_seen if url.endswith(f"/api/tables/{table_id}"))
+
+
+def test_the_phone_streams_instead_of_polling(live_server: str, new_phone: Any) -> None:
+    table = ApiTable(live_server, "mahe", FOUR, {"chance": "physical"})
+    page = new_phone()
+    seen: list[str] = []
+    page.on("request", lambda request: seen.append(request.url))
+    page.goto(table.link)
+    expect(page.get_by_test_id("board")).to_be_visible()
+    page.wait_for_timeout(500)
+    assert any(url.endswith(f"/api/tables/{table.id}/stream") for url in seen), seen
+    before = _table_reads(seen, table.id)
+    page.wait_for_timeout(3000)
+    assert _table_reads(seen, table.id) == before, "no once-a-second polling while the stream is open"
+
+    posted = time.monotonic()
+    table.post({"type": "reveal_card", "value": 4})
+    expect(page.get_by_test_id("face-up")).to_contain_text("4", timeout=2000)
+    assert time.monotonic() - posted <= 2.0
+
+
+def test_without_a_stream_the_phone_polls(live_server: str, new_phone: Any) -> None:
+    table = ApiTable(live_server, "mahe", FOUR, {"chance": "physical"})
+    page = new_phone(service_workers="block")
+    page.route("**/stream", lambda route: route.abort())  # e.g. a proxy that cannot hold streams
+    seen: list[str] = []
+    page.on("request", lambda request: seen.append(request.url))
+    page.goto(table.link)
+    expect(page.get_by_test_id("board")).to_be_visible()
+    table.post({"type": "reveal_card", "value": 6})
+    expect(page.get_by_test_id("face-up")).to_contain_text("6", timeout=10_000)
+    page.wait_for_timeout(2500)
+    assert _table_reads(seen, table.id) >= 2, "conditional polling took over"
