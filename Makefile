@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: serve test install migrate lint typecheck openapi bench load clean
+.PHONY: serve serve-cluster test install migrate lint typecheck openapi bench load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,11 @@ migrate: install
 
 serve: migrate
 	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
+
+# Two app servers (:8001, :8002) on PostgreSQL (DATABASE_URL, default database `kibitz` on the
+# local server) with rate limits shared in Redis; phones may stream from either.
+serve-cluster: install
+	$(BIN)/python -m devtools.cluster
 
 lint: install
 	$(BIN)/ruff check .
