@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from flask import Flask
@@ -55,6 +56,24 @@ class KibitzApi(Api):
 
     def handle_http_exception(self, error: Any) -> Any:
         return handle_http_exception(error)
+
+
+def _sized_bodies(flask_app: Flask) -> Any:
+    """A body without Content-Length (chunked) is read here, up to one byte past the limit, and
+    given its length, so werkzeug answers 413 for one over MAX_CONTENT_LENGTH exactly as for a
+    sized one (instead of reading a truncated or empty body and answering 400)."""
+    wsgi_app = flask_app.wsgi_app
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("CONTENT_LENGTH") in (None, "") and environ.get("REQUEST_METHOD") in ("POST", "PUT"):
+            limit = int(flask_app.config["MAX_CONTENT_LENGTH"])
+            body = environ["wsgi.input"].read(limit + 1)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ["wsgi.input"] = io.BytesIO(b"" if len(body) > limit else body)
+            environ.pop("HTTP_TRANSFER_ENCODING", None)  # sized now: werkzeug ignores sizes if chunked
+        return wsgi_app(environ, start_response)
+
+    return app
 
 
 def create_app(database_url: str | None = None, **config: Any) -> Flask:
@@ -119,4 +138,5 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         max_age=600,
     )
     app.register_blueprint(pwa_blueprint)
+    app.wsgi_app = _sized_bodies(app)  # type: ignore[method-assign]
     return app

@@ -61,7 +61,11 @@ def db_url(request: pytest.FixtureRequest) -> str:
 
 
 # Generous limits for the suite; tests of the limits themselves set their own.
-TEST_LIMITS = {"KIBITZ_CREATE_LIMIT": "10000 per minute", "KIBITZ_TOKEN_FAILURE_LIMIT": "10000 per minute"}
+TEST_LIMITS = {
+    "KIBITZ_CREATE_LIMIT": "10000 per minute",
+    "KIBITZ_TOKEN_FAILURE_LIMIT": "10000 per minute",
+    "KIBITZ_TOKEN_GUESS_LIMIT": "10000 per minute",
+}
 
 
 def make_test_app(url: str, **config: object) -> Flask:

@@ -1,12 +1,16 @@
-"""Rate limits on table creation and on failed write-token attempts, with the `limits` library.
+"""Rate limits on table creation and on failed token attempts, with the `limits` library.
 
-Counters live in memory per process by default; set RATELIMIT_STORAGE_URI (e.g. redis://…) so
-several app servers share them.
+Counters live in memory in the one serving process by default (gunicorn.conf.py runs one gevent
+worker, so every request shares them); several workers or app servers must share them through
+RATELIMIT_STORAGE_URI=redis://… — gunicorn.conf.py refuses to start more workers without it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -20,15 +24,19 @@ from api.errors import ApiProblem
 LIMITS_KEY = "kibitz.limits"
 DEFAULTS = {
     "KIBITZ_CREATE_LIMIT": "30 per minute;300 per hour",
+    # One wrong token (a stale link) tried again and again: locks out that token only.
     "KIBITZ_TOKEN_FAILURE_LIMIT": "10 per minute;100 per hour",
+    # All wrong tokens from one client at one table: guessing stays throttled.
+    "KIBITZ_TOKEN_GUESS_LIMIT": "30 per minute;300 per hour",
 }
 
 
 class RateLimits:
-    def __init__(self, storage_uri: str, create: str, token_failures: str) -> None:
+    def __init__(self, storage_uri: str, create: str, token_failures: str, token_guesses: str) -> None:
         self.limiter = MovingWindowRateLimiter(storage_from_string(storage_uri))
         self.create: list[RateLimitItem] = parse_many(create)
         self.token_failures: list[RateLimitItem] = parse_many(token_failures)
+        self.token_guesses: list[RateLimitItem] = parse_many(token_guesses)
 
     def hit_all(self, items: list[RateLimitItem], *key: str) -> bool:
         return all([self.limiter.hit(item, *key) for item in items])
@@ -36,13 +44,26 @@ class RateLimits:
     def within(self, items: list[RateLimitItem], *key: str) -> bool:
         return all(self.limiter.test(item, *key) for item in items)
 
+    def retry_after(self, items: list[RateLimitItem], *key: str) -> int:
+        """Seconds until every exhausted window lets one more request through."""
+        now = time.time()
+        waits = [
+            stats.reset_time - now
+            for item in items
+            if (stats := self.limiter.get_window_stats(item, *key)).remaining <= 0
+        ]
+        return max(1, math.ceil(max(waits, default=1)))
+
 
 def install_rate_limits(app: Flask) -> None:
     for name, default in DEFAULTS.items():
         app.config.setdefault(name, os.environ.get(name, default))
     uri = app.config.get("RATELIMIT_STORAGE_URI") or os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
     app.extensions[LIMITS_KEY] = RateLimits(
-        uri, app.config["KIBITZ_CREATE_LIMIT"], app.config["KIBITZ_TOKEN_FAILURE_LIMIT"]
+        uri,
+        app.config["KIBITZ_CREATE_LIMIT"],
+        app.config["KIBITZ_TOKEN_FAILURE_LIMIT"],
+        app.config["KIBITZ_TOKEN_GUESS_LIMIT"],
     )
 
 
@@ -54,31 +75,47 @@ def _client() -> str:
     return request.remote_addr or "unknown"
 
 
-def too_many(what: str) -> ApiProblem:
+def too_many(what: str, retry_after: int) -> ApiProblem:
     return ApiProblem(
-        429, "too-many-requests", f"Too many {what} from your address; wait a minute and try again."
+        429,
+        "too-many-requests",
+        f"Too many {what} from your address; try again in {retry_after} seconds.",
+        headers={"Retry-After": str(retry_after)},
     )
 
 
 def guard_creation() -> None:
-    """Count one creation for this client; refuse with 429 past the limit."""
-    if not _limits().hit_all(_limits().create, "create", _client()):
-        raise too_many("new tables")
+    """Count one creation for this client; refuse with 429 (and Retry-After) past the limit."""
+    limits = _limits()
+    if not limits.hit_all(limits.create, "create", _client()):
+        raise too_many("new tables", limits.retry_after(limits.create, "create", _client()))
+
+
+def _presented_token() -> str:
+    """A short digest of the token this request carries (never the token itself)."""
+    header = request.headers.get("Authorization", "")
+    return hashlib.sha256(header.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 @contextmanager
 def guard_token(resource_id: str) -> Iterator[None]:
-    """Refuse once a client has failed too often with one table's token; count each failure.
+    """Refuse a client that fails too often at one table; count each failure.
 
-    Counted per table and client, so guessing at one table locks out nobody else.
+    Two counts, per table and client: failures with the very token presented (a phone with a stale
+    link retrying locks out only that link, not the right token from the same address), and all
+    failures together (guessing many tokens stays throttled). Guessing at one table locks out
+    nobody else.
     """
     limits = _limits()
-    key = ("token", _client(), resource_id)
-    if not limits.within(limits.token_failures, *key):
-        raise too_many("wrong write tokens")
+    same_token = ("token", _client(), resource_id, _presented_token())
+    any_token = ("guess", _client(), resource_id)
+    for items, key in ((limits.token_failures, same_token), (limits.token_guesses, any_token)):
+        if not limits.within(items, *key):
+            raise too_many("wrong tokens for this table", limits.retry_after(items, *key))
     try:
         yield
     except ApiProblem as problem:
         if problem.status in (401, 403):
-            limits.hit_all(limits.token_failures, *key)
+            limits.hit_all(limits.token_failures, *same_token)
+            limits.hit_all(limits.token_guesses, *any_token)
         raise

@@ -96,7 +96,9 @@ def register_problem_handlers(app: Flask) -> None:
             # The loser of a race gets the winner's table, so it can show it and decide again.
             current = TableSchema().dump(table_view(error.table))
             return problem(error.status, error.code, error.detail, table=current)
-        return problem(error.status, error.code, error.detail, **error.extra)
+        response = problem(error.status, error.code, error.detail, **error.extra)
+        response.headers.update(error.headers)
+        return response
 
     @app.errorhandler(RuleError)
     def _rule_error(error: RuleError) -> Response:

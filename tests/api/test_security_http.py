@@ -18,7 +18,7 @@ def test_table_creation_is_rate_limited_per_client(sqlite_url: str) -> None:
 
 
 def test_token_guessing_is_cut_off_per_table_and_right_token_still_works_elsewhere(sqlite_url: str) -> None:
-    client = make_test_app(sqlite_url, KIBITZ_TOKEN_FAILURE_LIMIT="3 per minute").test_client()
+    client = make_test_app(sqlite_url, KIBITZ_TOKEN_GUESS_LIMIT="3 per minute").test_client()
     target = client.post("/api/tables", json=four_players()).get_json()
     other = client.post("/api/tables", json=four_players()).get_json()
     body = {"expected_version": 0, "event": reveal(3)}
@@ -29,9 +29,9 @@ def test_token_guessing_is_cut_off_per_table_and_right_token_still_works_elsewhe
         ).status_code
 
     assert [append(target, f"guess-{i}") for i in range(5)] == [403, 403, 403, 429, 429]
-    # Even the right token is refused for this client while it is locked out of this table...
+    # Guessing many tokens locks this client out of this table, even with the right one …
     assert append(target, target["write_token"]) == 429
-    # ...but its other table is unaffected.
+    # … but its other table is unaffected.
     assert append(other, other["write_token"]) == 201
 
 
