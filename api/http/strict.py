@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import math
+import string
+import unicodedata
 from typing import Any
 
 from marshmallow import fields
+from webargs.core import missing
+from webargs.flaskparser import FlaskParser, is_json_request
+
+from api.errors import ApiProblem
 
 
 class StrictBoolean(fields.Boolean):
@@ -14,3 +22,124 @@ class StrictBoolean(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid")
         return value
+
+
+# -- JSON bodies: limits checked before any schema or rule sees the data --------------------------
+
+MAX_DEPTH = 32  # the deepest real body (a Magellan board sheet in an event) nests 6 levels
+MAX_INT_DIGITS = 20  # seeds go up to 2**62 (19 digits); nothing the referee counts comes near
+_ALLOWED_CONTROLS = frozenset("\t\n\r")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ApiProblem(400, "number-too-long", f"Numbers have at most {MAX_INT_DIGITS} digits.")
+    return int(text)
+
+
+def _constant(name: str) -> Any:
+    raise ApiProblem(400, "invalid-json", f"{name} is not a JSON number.")
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiProblem(
+            400, "invalid-text", "Text must be valid Unicode (a lone surrogate such as \\ud800 is not)."
+        ) from None
+    if not text.isprintable() and any(
+        unicodedata.category(c) == "Cc" and c not in _ALLOWED_CONTROLS for c in text
+    ):
+        raise ApiProblem(400, "control-character", "Text must not contain control characters such as NUL.")
+
+
+def strict_json(data: bytes | str) -> Any:
+    """Parse a request body as JSON, refusing what would hurt later: nesting deeper than MAX_DEPTH,
+    integers longer than MAX_INT_DIGITS, NaN/Infinity, text that is not valid Unicode or holds
+    control characters. Every refusal is a 400 problem, never a 500."""
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError:
+        raise ApiProblem(400, "invalid-text", "The body must be UTF-8.") from None
+    if _nesting(text) > MAX_DEPTH:
+        raise ApiProblem(400, "too-deeply-nested", f"JSON may nest at most {MAX_DEPTH} levels deep.")
+    try:
+        value = json.loads(text, parse_int=_int, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        raise ApiProblem(400, "invalid-json", f"The body is not valid JSON: {error.msg}.") from None
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            _check_text(item)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                _check_text(key)
+                stack.append(inner)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise ApiProblem(400, "number-too-large", "Numbers must be finite.")
+    return value
+
+
+def _nesting(text: str) -> int:
+    """The deepest bracket nesting outside strings — checked before parsing, so a 2 KB body of 1,000
+    open brackets is refused instead of exhausting the parser's recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+class StrictParser(FlaskParser):
+    """flask-smorest's argument parser with JSON bodies read by `strict_json`."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req):
+            return missing
+        return strict_json(req.get_data(cache=True))
+
+
+# -- headers and ids ---------------------------------------------------------------------------------
+
+MAX_IDEMPOTENCY_KEY = 128
+_KEY_CHARS = frozenset(string.ascii_letters + string.digits + string.punctuation)
+
+
+def idempotency_key(raw: str | None) -> str | None:
+    """The Idempotency-Key header: at most 128 visible ASCII characters (the column holds 128)."""
+    if not raw:
+        return None
+    if len(raw) > MAX_IDEMPOTENCY_KEY or not set(raw) <= _KEY_CHARS:
+        raise ApiProblem(
+            400,
+            "bad-idempotency-key",
+            f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters (a UUID is ideal).",
+        )
+    return raw
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """RFC 9110 If-None-Match: `*`, or a list of entity tags compared weakly (W/ prefixes ignored)."""
+    if not if_none_match:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    opaque = etag.removeprefix("W/")
+    return any(tag.strip().removeprefix("W/") == opaque for tag in if_none_match.split(","))

@@ -22,6 +22,7 @@ from api.http.schemas import (
     PrivateViewSchema,
     TableSchema,
 )
+from api.http.strict import etag_matches, idempotency_key
 from api.tables.views import table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/api/tables", description="Tables: one game being played")
@@ -92,7 +93,7 @@ class TableResource(MethodView):
         known = request.headers.get("If-None-Match")
         if known:
             etag = etag_for(table_id, store().version_of(table_id))
-            if known == etag:
+            if etag_matches(known, etag):
                 return Response(status=304, headers={"ETag": etag})
         table = store().get(table_id)
         return table_view(table), 200, {"ETag": etag_for(table.id, table.version)}
@@ -151,7 +152,7 @@ class TableEvents(MethodView):
                 bearer_token(),
                 body["expected_version"],
                 body["event"],
-                request.headers.get("Idempotency-Key") or None,
+                idempotency_key(request.headers.get("Idempotency-Key")),
             )
         payload = {"seq": appended.seq, "replayed": appended.replayed, "table": table_view(appended.table)}
         return payload, 201

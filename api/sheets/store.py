@@ -13,7 +13,7 @@ from api.db.engine import read_connection, write_transaction
 from api.db.schema import board_sheets
 from api.errors import ApiProblem
 from api.sheets.kinds import SheetKind, sheet_kind
-from api.tables.tokens import hash_token, new_table_id, new_write_token, token_matches
+from api.tables.tokens import hash_token, is_our_id, new_table_id, new_write_token, token_matches
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,8 @@ class SheetStore:
         return _row(values), token
 
     def get(self, sheet_id: str) -> SheetRow:
+        if not is_our_id(sheet_id):
+            raise sheet_not_found(sheet_id)
         with read_connection(self.engine) as conn:
             row = conn.execute(select(board_sheets).where(board_sheets.c.id == sheet_id)).mappings().first()
         if row is None:
@@ -78,6 +80,8 @@ class SheetStore:
         data: Mapping[str, Any],
         expected_version: int,
     ) -> SheetRow:
+        if not is_our_id(sheet_id):
+            raise sheet_not_found(sheet_id)
         with write_transaction(self.engine) as conn:
             row = conn.execute(select(board_sheets).where(board_sheets.c.id == sheet_id)).mappings().first()
             if row is None:
@@ -87,21 +91,30 @@ class SheetStore:
             if not token_matches(token, row["edit_token_hash"]):
                 raise ApiProblem(403, "bad-edit-token", "This edit token does not belong to this sheet.")
             if row["version"] != expected_version:
-                raise ApiProblem(
-                    409,
-                    "stale-version",
-                    f"The sheet was changed meanwhile (version {row['version']}, you had "
-                    f"{expected_version}); reload it and enter your change again.",
-                )
+                raise _stale(row["version"], expected_version)
             normalized = sheet_kind(row["game"]).normalize(data)
-            conn.execute(
+            # Compare-and-swap: of several writers that read the same version, exactly one matches
+            # here; the others find the version moved on (PostgreSQL re-checks the row after the
+            # winner commits) and change nothing.
+            changed = conn.execute(
                 update(board_sheets)
                 .where(and_(board_sheets.c.id == sheet_id, board_sheets.c.version == expected_version))
                 .values(
                     name=name, data=normalized, version=expected_version + 1, updated_at=datetime.now(UTC)
                 )
-            )
+            ).rowcount
+            if changed != 1:
+                raise _stale(expected_version + 1, expected_version)
         return self.get(sheet_id)
+
+
+def _stale(current: int, expected: int) -> ApiProblem:
+    return ApiProblem(
+        409,
+        "stale-version",
+        f"The sheet was changed meanwhile (version {current}, you had {expected}); "
+        "reload it and enter your change again.",
+    )
 
 
 def sheet_view(sheet: SheetRow) -> dict[str, Any]:

@@ -54,12 +54,21 @@ def record_csv(record: Mapping[str, Any]) -> str:
             [
                 entry["place"],
                 entry["seat"],
-                entry["name"],
+                spreadsheet_safe(entry["name"]),
                 *(entry.get(k) for k in score_keys),
                 entry["seat"] in winners,
             ]
         )
     return out.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A cell a spreadsheet shows as text, never runs: a leading ' defuses =HYPERLINK(…) and friends
+    (OWASP's advice on CSV injection)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def verify_record(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from api.rules.registry import get_game
 from api.tables.changes import notify_in_transaction
 from api.tables.replay import RESEED, is_undo, public_undo
 from api.tables.snapshots import since_snapshot_after, state_at
-from api.tables.tokens import hash_token, new_seed, new_table_id, new_write_token, token_matches
+from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches
 
 
 @dataclass(frozen=True)
@@ -413,6 +413,8 @@ class TableStore:
 
     @staticmethod
     def _load(conn: Connection, table_id: str) -> TableRow:
+        if not is_our_id(table_id):
+            raise not_found(table_id)  # never sent to the database (NUL, odd lengths …)
         row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).mappings().first()
         if row is None:
             raise not_found(table_id)
@@ -421,6 +423,8 @@ class TableStore:
     @staticmethod
     def _column(conn: Connection, table_id: str, column: Any) -> Any:
         """One column of a table's row; 404 when there is no such table."""
+        if not is_our_id(table_id):
+            raise not_found(table_id)
         row = conn.execute(select(column).where(game_tables.c.id == table_id)).first()
         if row is None:
             raise not_found(table_id)

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16}")
 
 
 def new_table_id() -> str:
+    """96 random bits, 16 URL-safe characters (also used for board sheets)."""
     return secrets.token_urlsafe(12)
+
+
+def is_our_id(candidate: str) -> bool:
+    """Could this be an id we made? Anything else is answered 404 without asking the database."""
+    return ID_PATTERN.fullmatch(candidate) is not None
 
 
 def new_write_token() -> str:

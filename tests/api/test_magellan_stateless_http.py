@@ -80,7 +80,7 @@ def test_digital_ledger_table_keeps_hands_and_draws_secret(client: FlaskClient) 
     assert t.state["stage"] == "auction" and t.state["card"]["explorer"]
     assert all(p["hand_size"] == 9 and p["open_hand"] is None for p in t.state["players"])
     assert t.state["money"]["draw_stack"] == 63 - 27 and "draw" not in t.state["money"]
-    assert t.table["seed"] is None
+    assert t.table["seed"] == 11  # a seed the creator chose is everyone's to see (MA-12-1 / MG-3-1 ruling)
     # Everyone passes: the next card is turned up by the server, so a preview must not show it.
     t.play({"type": "pass"}, {"type": "pass"})
     preview = client.post(f"/api/tables/{t.id}/preview", json={"event": {"type": "pass"}})

@@ -10,16 +10,28 @@ from typing import Any, TypeGuard
 
 from api.rules.errors import MalformedEvent
 
+# Fields every event may carry besides its own: its type, and the seat of the phone that sent it.
+COMMON_FIELDS = ("type", "seat")
 
-def event_type(event: Any, title: str, types: Sequence[str]) -> str:
-    """The event's `type`, which must be one of the game's `types`; `title` names the game in the error."""
+
+def event_type(event: Any, title: str, fields: Mapping[str, Sequence[str]]) -> str:
+    """The event's `type`, which must be one of the game's event types (the keys of `fields`), with no
+    field that type does not take — so nothing the referee does not understand is ever recorded.
+    `title` names the game in the error."""
     if not isinstance(event, Mapping):
         raise MalformedEvent("event-not-object", "An event must be an object with a type.")
     kind = event.get("type")
     if not isinstance(kind, str):
         raise MalformedEvent("type-required", "The event needs a type.")
-    if kind not in types:
-        raise MalformedEvent("unknown-event", f"{title} has no event {kind!r}; it knows {', '.join(types)}.")
+    if kind not in fields:
+        raise MalformedEvent("unknown-event", f"{title} has no event {kind!r}; it knows {', '.join(fields)}.")
+    unknown = sorted(str(key) for key in event if key not in COMMON_FIELDS and key not in fields[kind])
+    if unknown:
+        takes = ", ".join(fields[kind]) or "no fields besides its type"
+        raise MalformedEvent(
+            "unknown-field",
+            f"A {title} {kind!r} event has no field {', '.join(repr(k) for k in unknown)}; it takes {takes}.",
+        )
     return kind
 
 

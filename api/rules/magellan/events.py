@@ -10,27 +10,29 @@ from api.rules.common.events import has, is_int
 from api.rules.errors import MalformedEvent
 from api.rules.magellan.constants import EXPLORERS, MONEY_VALUES, PARTS
 
-EVENT_TYPES = (
-    "set_board_sheet",
-    "reveal",
-    "veto",
-    "bid",
-    "pass",
-    "pay",
-    "vasco_part",
-    "draw",
-    "slide",
-    "cook_pull",
-    "swap",
-    "end_swaps",
-    "final_hand",
-    "pizarro_draw",
-    "pizarro_stop",
-)
+# Each event type with the fields it takes (besides `type` and the sending `seat`).
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "set_board_sheet": ("sheet",),  # MG-2
+    "reveal": ("explorer",),  # MG-4 (typed in physical play)
+    "veto": (),  # MG-8 Columbus
+    "bid": ("amount",),  # MG-4
+    "pass": (),  # MG-4
+    "pay": ("cards",),  # MG-6
+    "vasco_part": ("part", "from_part"),  # MG-8 Vasco da Gama B
+    "draw": ("cards",),  # MG-8 Vasco da Gama, MG-9 income (typed in physical play)
+    "slide": ("value", "pile"),  # MG-8 Magellan
+    "cook_pull": ("value",),  # MG-8 Cook B
+    "swap": ("discard", "draw"),  # MG-8 Marco Polo
+    "end_swaps": (),  # MG-8 Marco Polo
+    "final_hand": ("cards",),  # MG-10
+    "pizarro_draw": ("value",),  # MG-11
+    "pizarro_stop": (),  # MG-11
+}
+EVENT_TYPES = tuple(EVENT_FIELDS)
 
 
 def event_type(event: Any) -> str:
-    return common.event_type(event, "Magellan", EVENT_TYPES)
+    return common.event_type(event, "Magellan", EVENT_FIELDS)
 
 
 def refuse_in_digital(event: Mapping[str, Any], key: str, server_does: str, rule: str) -> None:

@@ -10,11 +10,19 @@ from api.rules.common.events import has, is_int
 from api.rules.errors import MalformedEvent
 from api.rules.mahe.constants import DIE_FACES, TURTLE_COLOURS
 
-EVENT_TYPES = ("reveal_card", "choose_turtle", "die", "stop", "play_card")
+# Each event type with the fields it takes (besides `type` and the sending `seat`).
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "reveal_card": ("value",),  # MA-7, MA-12: the newly face-up egg card (typed in physical play)
+    "choose_turtle": ("turtle",),  # MA-9
+    "die": ("value",),  # MA-3, MA-12: typed in physical play
+    "stop": (),  # MA-3
+    "play_card": ("value",),  # MA-11
+}
+EVENT_TYPES = tuple(EVENT_FIELDS)
 
 
 def event_type(event: Any) -> str:
-    return common.event_type(event, "Mahé", EVENT_TYPES)
+    return common.event_type(event, "Mahé", EVENT_FIELDS)
 
 
 def has_value(event: Mapping[str, Any]) -> bool:

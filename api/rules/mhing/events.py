@@ -10,13 +10,20 @@ from api.rules.common.events import is_int
 from api.rules.errors import IllegalMove, MalformedEvent
 from api.rules.mhing.premiums import points as points_for
 
-EVENT_TYPES = ("round_won", "round_points", "round_drawn", "end_game")
+# Each event type with the fields it takes (besides `type` and the sending `seat`).
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "round_won": ("winner", "discarder", "hand"),  # MH-5, MH-6, MH-9
+    "round_points": ("winner", "discarder", "points", "premiums"),  # MH-8, MH-9
+    "round_drawn": (),  # MH-2
+    "end_game": (),  # MH-9
+}
+EVENT_TYPES = tuple(EVENT_FIELDS)
 MAX_PREMIUMS = 300
 MAX_POINTS = 2**30
 
 
 def event_type(event: Any) -> str:
-    return common.event_type(event, "Mhing", EVENT_TYPES)
+    return common.event_type(event, "Mhing", EVENT_FIELDS)
 
 
 def seat(event: Mapping[str, Any], key: str, seats: int, *, required: bool) -> int | None:
