@@ -16,7 +16,7 @@ from api.rules.mhing import events
 from api.rules.mhing.hand import hand_from_json
 from api.rules.mhing.scoring import score_hand, score_json
 from api.rules.mhing.settlement import settle
-from api.rules.mhing.state import MhingState, Round
+from api.rules.mhing.state import RECENT_ROUNDS, MhingState, Round
 
 
 def _next_round(state: MhingState, played: Round, ended_by: Any = None) -> MhingState:
@@ -24,7 +24,8 @@ def _next_round(state: MhingState, played: Round, ended_by: Any = None) -> Mhing
         state,
         scores=played.scores,
         dealer=(state.dealer + 1) % state.seats,
-        rounds=(*state.rounds, played),
+        rounds=(*state.rounds, played)[-RECENT_ROUNDS:],
+        rounds_played=state.rounds_played + 1,
         ended_by=ended_by,
     )
 
@@ -54,7 +55,7 @@ def _won(state: MhingState, event: Mapping[str, Any], kind: str) -> MhingState:
         points, premiums = events.typed_points(event)
     settled = settle(state.options.settlement, state.scores, winner, discarder, points)
     played = Round(
-        number=len(state.rounds) + 1,
+        number=state.rounds_played + 1,
         dealer=state.dealer,
         outcome="won" if kind == "round_won" else "points",
         winner=winner,
@@ -77,7 +78,7 @@ def apply(state: MhingState, event: Mapping[str, Any]) -> MhingState:
         return _won(state, event, kind)
     if kind == "round_drawn":
         played = Round(
-            number=len(state.rounds) + 1,
+            number=state.rounds_played + 1,
             dealer=state.dealer,
             outcome="drawn",
             changes=(0,) * state.seats,

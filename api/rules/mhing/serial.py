@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from api.rules.mhing.setup import options_json, parse_options
-from api.rules.mhing.state import EndedBy, MhingState, Outcome, Payment, Round
+from api.rules.mhing.state import RECENT_ROUNDS, EndedBy, MhingState, Outcome, Payment, Round
 from api.rules.mhing.views import round_json
 
 JSON = dict[str, Any]
@@ -22,6 +22,7 @@ def dump(state: MhingState) -> JSON:
         "scores": list(state.scores),
         "dealer": state.dealer,
         "rounds": [round_json(r) for r in state.rounds],
+        "rounds_played": state.rounds_played,
         "ended_by": state.ended_by,
     }
 
@@ -48,6 +49,8 @@ def load(data: Mapping[str, Any]) -> MhingState:
         names=tuple(str(n) for n in data["names"]),
         scores=tuple(int(s) for s in data["scores"]),
         dealer=int(data["dealer"]),
-        rounds=tuple(_round(r) for r in data["rounds"]),
+        # States stored before the recent-rounds window kept every round: keep the latest few.
+        rounds=tuple(_round(r) for r in data["rounds"][-RECENT_ROUNDS:]),
+        rounds_played=int(data.get("rounds_played", len(data["rounds"]))),
         ended_by=cast(EndedBy | None, data["ended_by"]),
     )

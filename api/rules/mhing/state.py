@@ -9,6 +9,10 @@ Outcome = Literal["won", "points", "drawn"]
 EndedBy = Literal["target", "all-points", "agreement"]
 
 TARGET = 500  # MH-9 variant 1: first to reach 500 wins
+# Rounds kept in the state (and so in every read of the table): the latest few. The whole history
+# is the log itself and the exported record; a state that grew with it would make every read of a
+# long game slower and bigger.
+RECENT_ROUNDS = 5
 START = 500  # MH-9 variant 2: everyone starts with 500
 
 
@@ -52,8 +56,9 @@ class MhingState:
     names: tuple[str, ...]
     scores: tuple[int, ...]
     dealer: int
-    rounds: tuple[Round, ...] = ()
+    rounds: tuple[Round, ...] = ()  # the latest RECENT_ROUNDS rounds, oldest first
     ended_by: EndedBy | None = None
+    rounds_played: int = 0
 
     @property
     def seats(self) -> int:
@@ -66,4 +71,4 @@ class MhingState:
     @property
     def round_number(self) -> int:
         """The number of the round being played (or the last one, once finished)."""
-        return len(self.rounds) + (0 if self.finished else 1)
+        return self.rounds_played + (0 if self.finished else 1)

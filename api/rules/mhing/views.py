@@ -44,6 +44,9 @@ def public_view(state: MhingState) -> JSON:
         ],
         "dealer": state.dealer,
         "round": state.round_number,
+        "rounds_played": state.rounds_played,
+        # The latest rounds only, so reading costs the same however long the game; every round is in
+        # the log (GET …/events) and the exported record.
         "rounds": [round_json(r) for r in state.rounds],
         "last_round": round_json(state.rounds[-1]) if state.rounds else None,
         "finished": state.finished,
@@ -69,7 +72,7 @@ def _notes(state: MhingState) -> list[JSON]:
         note(
             "deal-passes-after-draw",
             "MH-2",
-            f"Nobody went out last round; the deal still passes on, to {dealer} (MH-2 Decision).",
+            f"Nobody went out last round; the deal still passes on, to {dealer} (MH-2).",
         )
     else:
         note("deal-passes", "MH-2", f"{dealer} deals round {state.round_number} and plays first (MH-2).")

@@ -153,6 +153,10 @@ export function history(table) {
         return h("li", attrs, h("div", { class: "mh-round-head" }, ...head));
       }),
     ),
+    // The table shows the latest rounds; every round is in the exported record.
+    (state.rounds_played ?? 0) > rounds.length
+      ? h("p", { class: "muted small", testid: "history-earlier" }, t("mhing.earlier_rounds", { count: state.rounds_played - rounds.length }))
+      : null,
   );
 }
 
@@ -176,6 +180,6 @@ export function resultPanel(table, tableId) {
     fallbackName: (seat) => playerName(table.state, seat),
     score: (r) => t("mhing.points_n", { count: r.score }),
     intro: [explanationLine(explanation(result), " ", whyLink("MH-9", "why-result"))],
-    extra: [h("p", { class: "muted small" }, t("mhing.rounds_played", { count: table.state.rounds.length }))],
+    extra: [h("p", { class: "muted small" }, t("mhing.rounds_played", { count: table.state.rounds_played ?? table.state.rounds.length }))],
   });
 }
