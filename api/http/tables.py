@@ -27,7 +27,9 @@ from api.tables.views import table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/api/tables", description="Tables: one game being played")
 
-WRITE_SECURITY = [{"writeToken": []}]
+# The table's write token, or a player's own seat token (which alone may record that player's
+# secret events, e.g. a Magellan ledger bid or payment).
+WRITE_SECURITY = [{"writeToken": []}, {"seatToken": []}]
 IDEMPOTENCY_HEADER = {
     "in": "header",
     "name": "Idempotency-Key",
@@ -144,7 +146,10 @@ class TableEvents(MethodView):
         got there first the answer is 409 with the current table. With an `Idempotency-Key` a retry
         of the same request is answered from the first one (`replayed`: true) instead of being
         applied twice. `{"type": "undo"}` takes back the last event in effect; the undo is itself
-        recorded.
+        recorded. Send the table's write token, or a player's own seat token: an event that depends
+        on a player's hidden cards (Magellan ledger depth: their bid, payment, slide from the hand,
+        swap, typed draw) is refused with 403 `seat-token-required` unless it comes with that
+        player's seat token.
         """
         with guard_token(table_id):
             appended = store().append(
@@ -160,18 +165,27 @@ class TableEvents(MethodView):
 
 @blp.route("/<string:table_id>/preview")
 class TablePreview(MethodView):
+    @blp.doc(security=[{}, {"seatToken": []}])
     @blp.arguments(PreviewSchema, example={"event": {"type": "stop"}})
     @blp.response(200, PreviewResultSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED", description="A secret event without a token")
+    @blp.alt_response(
+        403, response="FORBIDDEN", description="`seat-token-required`: the event depends on a seat's hand"
+    )
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS", description="Too many wrong tokens for this table")
     @blp.alt_response(409, response="CONFLICT", description="`stale-version`", example=examples.STALE)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="The rules refuse the event")
     def post(self, body: dict[str, Any], table_id: str) -> dict[str, Any]:
         """Preview an event (dry run)
 
         Answers with the table as it would be after the event — "this moves red to 15 and yellow
-        takes the 5" — without storing anything, so the app can ask for confirmation first.
+        takes the 5" — without storing anything, so the app can ask for confirmation first. Needs no
+        token, except for an event that depends on a player's hidden cards (Magellan ledger: a bid,
+        a payment, a slide from the hand …): that one only with that player's own seat token.
         """
-        table = store().preview(table_id, body["event"], body.get("expected_version"))
+        with guard_token(table_id):
+            table = store().preview(table_id, body["event"], body.get("expected_version"), bearer_token())
         return {"table": table_view(table)}
 
 

@@ -43,9 +43,15 @@ class Game(Protocol):
     def private_view(self, state: Any, seat: int) -> JSON | None:
         """What only `seat` may see (e.g. the own hand), or None in a game without secrets."""
 
-    def public_event(self, event: Mapping[str, Any]) -> JSON:
+    def public_event(self, event: Mapping[str, Any], options: Mapping[str, Any]) -> JSON:
         """The event as anyone with the table id may read it in the log of an unfinished game
-        (secret card values masked); the full event is kept and exported once the game is over."""
+        (secret card values masked); the full event is kept and exported once the game is over.
+        `options` are the table's (normalized): what is secret can depend on them."""
+
+    def secret_seat(self, state: Any, event: Mapping[str, Any]) -> int | None:
+        """The seat whose hidden cards decide whether `event` is legal or what it does, decided from
+        public information only; None when the event touches nobody's secret. Only that seat's own
+        token may record or preview such an event, so nobody else learns anything from a refusal."""
 
     def reveals_hidden_chance(self, before: Any, after: Any) -> bool:
         """True when `after` shows a server-drawn die or card that `before` did not.

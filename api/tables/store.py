@@ -103,14 +103,36 @@ def _row(mapping: Mapping[str, Any]) -> TableRow:
     )
 
 
-def _public_events(game: Game, finished: bool) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
+def _public_events(
+    game: Game, finished: bool, options: Mapping[str, Any]
+) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
     """How a log entry's event reads in the open log: secrets masked until the game is over."""
-    public_game_event = (lambda event: event) if finished else game.public_event
+    def public_game_event(payload: dict[str, Any]) -> dict[str, Any]:
+        return payload if finished else game.public_event(payload, options)
 
     def shown(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         return public_undo(payload, finished) if kind == "undo" else public_game_event(payload)
 
     return shown
+
+
+def _secret_owner(game: Game, table: TableRow, event: Mapping[str, Any]) -> int | None:
+    return game.secret_seat(game.load(table.state), event) if isinstance(event, Mapping) else None
+
+
+def _check_secret(game: Game, table: TableRow, event: Mapping[str, Any], holder: int | None) -> None:
+    """An event that depends on a seat's hidden cards is that seat's own to record (or preview):
+    refused for everyone else before the engine looks at the cards, so a refusal reveals nothing."""
+    owner = _secret_owner(game, table, event)
+    if owner is not None and holder != owner:
+        name = str(table.players[owner].get("name", f"Seat {owner}"))
+        raise ApiProblem(
+            403,
+            "seat-token-required",
+            f"Only {name}'s own phone (their seat link) can record this: it depends on the cards in "
+            f"{name}'s hand.",
+            seat=owner,
+        )
 
 
 class StaleVersion(ApiProblem):
@@ -214,7 +236,7 @@ class TableStore:
             effective.add(node)
             node = prev_head[node]
         game = require_game(table.game)
-        shown = _public_events(game, table.finished)
+        shown = _public_events(game, table.finished, table.options)
         entries = [
             {
                 "seq": r["seq"],
@@ -244,7 +266,7 @@ class TableStore:
                 .mappings()
                 .all()
             )
-        shown = _public_events(require_game(table.game), table.finished)
+        shown = _public_events(require_game(table.game), table.finished, table.options)
         entries = [
             {
                 "seq": r["seq"],
@@ -288,7 +310,7 @@ class TableStore:
         digest = request_hash(expected_version, event)
         try:
             with write_transaction(self.engine) as conn:
-                self._verify_token(token, self._token_hash(conn, table_id))
+                holder = self._holder(conn, table_id, token)
                 table = self._load(conn, table_id)
                 if idempotency_key:
                     prior = self._prior(conn, table_id, idempotency_key, digest)
@@ -297,6 +319,7 @@ class TableStore:
                 if expected_version != table.version:
                     raise StaleVersion(table, expected_version)
                 game = require_game(table.game)
+                _check_secret(game, table, event, holder)
                 step = self._transition(conn, game, table, event)
                 seq = table.version + 1
                 now = _now()
@@ -348,13 +371,19 @@ class TableStore:
         self.on_commit(table_id, seq)
         return Appended(seq, self.get(table_id), replayed=False)
 
-    def preview(self, table_id: str, event: Mapping[str, Any], expected_version: int | None) -> TableRow:
-        """The table as it would be after `event`, without storing anything."""
+    def preview(
+        self, table_id: str, event: Mapping[str, Any], expected_version: int | None, token: str | None = None
+    ) -> TableRow:
+        """The table as it would be after `event`, without storing anything. Open to anyone, except
+        for an event that depends on a seat's hidden cards: that one only for the seat's own token."""
         with read_connection(self.engine) as conn:
             table = self._load(conn, table_id)
+            game = require_game(table.game)
+            if _secret_owner(game, table, event) is not None:
+                _check_secret(game, table, event, self._holder(conn, table_id, token))
             if expected_version is not None and expected_version != table.version:
                 raise StaleVersion(table, expected_version)
-            step = self._transition(conn, require_game(table.game), table, event, preview=True)
+            step = self._transition(conn, game, table, event, preview=True)
         return TableRow(
             **{
                 **table.__dict__,
@@ -429,6 +458,25 @@ class TableStore:
         if row is None:
             raise not_found(table_id)
         return row[0]
+
+    @classmethod
+    def _holder(cls, conn: Connection, table_id: str, token: str | None) -> int | None:
+        """Who is writing: None for the table's write token, a seat number for that seat's own token
+        (a player's credential at this table); 401 without a token, 403 for any other."""
+        write_hash = cls._column(conn, table_id, game_tables.c.write_token_hash)
+        seat_hashes = cls._column(conn, table_id, game_tables.c.seat_token_hashes)
+        if not token:
+            raise ApiProblem(
+                401,
+                "write-token-required",
+                "Recording needs the table's write token (the key in the join link) or your seat link.",
+            )
+        if token_matches(token, write_hash):
+            return None
+        for seat, seat_hash in enumerate(seat_hashes or []):
+            if token_matches(token, seat_hash):
+                return seat
+        raise ApiProblem(403, "bad-write-token", "This token does not belong to this table.")
 
     @staticmethod
     def _token_hash(conn: Connection, table_id: str) -> str:

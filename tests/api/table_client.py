@@ -14,6 +14,7 @@ class TableDriver:
         self.id: str = created["id"]
         self.token: str = created["write_token"]
         self.table: dict[str, Any] = created["table"]
+        self.seats: list[dict[str, Any]] = created.get("seats", [])
 
     @classmethod
     def create(cls, client: FlaskClient, **body: Any) -> TableDriver:
@@ -29,18 +30,36 @@ class TableDriver:
     def legal(self) -> dict[str, Any]:
         return self.table["legal_actions"]
 
-    def post(self, event: dict[str, Any], *, key: str | None = None, version: int | None = None) -> Any:
-        headers = {"Authorization": f"Bearer {self.token}", "Idempotency-Key": key or str(uuid.uuid4())}
+    def post(
+        self,
+        event: dict[str, Any],
+        *,
+        key: str | None = None,
+        version: int | None = None,
+        seat: int | None = None,
+    ) -> Any:
+        """Append with the write token, or as `seat` with that seat's own token."""
+        token = self.token if seat is None else self.seats[seat]["token"]
+        headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": key or str(uuid.uuid4())}
         body = {"expected_version": self.table["version"] if version is None else version, "event": event}
         return self.client.post(f"/api/tables/{self.id}/events", json=body, headers=headers)
 
-    def play(self, *events: dict[str, Any]) -> dict[str, Any]:
+    def play(self, *events: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
         """Append events one after another; each must be accepted."""
         for event in events:
-            response = self.post(event)
+            response = self.post(event, seat=seat)
             assert response.status_code == 201, (event, response.get_json())
             self.table = response.get_json()["table"]
         return self.table
+
+    def own_view(self, seat: int) -> Any:
+        """What only `seat` sees (GET …/seats/<seat> with that seat's token)."""
+        response = self.client.get(
+            f"/api/tables/{self.id}/seats/{seat}",
+            headers={"Authorization": f"Bearer {self.seats[seat]['token']}"},
+        )
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()["view"]
 
     def refresh(self) -> dict[str, Any]:
         response = self.client.get(f"/api/tables/{self.id}")

@@ -86,8 +86,11 @@ def test_digital_ledger_table_keeps_hands_and_draws_secret(client: FlaskClient) 
     preview = client.post(f"/api/tables/{t.id}/preview", json={"event": {"type": "pass"}})
     assert preview.status_code == 422 and preview.get_json()["code"] == "preview-would-reveal-chance"
     next_seat = t.legal["next"]["seat"]
+    # A ledger bid depends on the bidder's hand: only the bidder's own seat link may record it.
     refused = t.post({"type": "bid", "amount": 46, "seat": next_seat})
-    assert refused.status_code == 422 and refused.get_json()["code"] == "bid-above-money"
+    assert refused.status_code == 403 and refused.get_json()["code"] == "seat-token-required"
+    own = t.post({"type": "bid", "amount": 46, "seat": next_seat}, seat=next_seat)
+    assert own.status_code == 422 and own.get_json()["code"] == "bid-above-money"
     table = t.play({"type": "pass"})
     assert table["state"]["history"][0]["outcome"] == "no-bids"
     assert table["state"]["decks"][0]["remaining"] == 16

@@ -60,7 +60,9 @@ def test_ma7_example_red_carries_yellow_from_18_to_15_and_yellow_takes_the_5(cli
     move = table["state"]["last_move"]
     assert move["distance"] == 18 and move["to"] == 15
     assert move["card"] == {"seat": 2, "value": 5, "beach": False}
-    assert table["state"]["players"][2]["cards"] == [4, 5]
+    assert table["state"]["players"][2]["cards"] is None  # MA-7 Decision: face down on the shared view
+    assert table["state"]["players"][2]["card_count"] == 2
+    assert t.own_view(2)["cards"] == [4, 5]
 
 
 def test_ma10_example_martin_wins_on_cards(client: FlaskClient) -> None:
@@ -109,5 +111,5 @@ def test_ma11_example_first_die_5_and_card_2_move_14(client: FlaskClient) -> Non
     table = t.play(die(5), {"type": "play_card", "value": 2})
     assert table["state"]["last_move"]["distance"] == 14
     assert field(table, 14) == ["red"]
-    assert table["state"]["players"][0]["cards"] == []
+    assert t.own_view(0)["cards"] == []
     assert table["state"]["box"] == [2]

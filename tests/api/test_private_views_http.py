@@ -45,10 +45,14 @@ def test_each_seat_sees_its_own_hand_and_no_one_elses(client: FlaskClient) -> No
     assert client.get(f"{url}/7", headers={"Authorization": "Bearer x"}).status_code == 404
 
 
-def test_games_without_secrets_have_an_empty_private_view(client: FlaskClient) -> None:
+def test_mahe_own_view_shows_the_face_down_egg_cards(client: FlaskClient) -> None:
+    """MA-7 Decision: the shared view counts a player's cards; their own view shows the values."""
     created = client.post("/api/tables", json=four_players()).get_json()
     seat = created["seats"][2]
     response = client.get(
         f"/api/tables/{created['id']}/seats/2", headers={"Authorization": f"Bearer {seat['token']}"}
     )
-    assert response.get_json() == {"seat": 2, "view": None}
+    assert response.get_json() == {
+        "seat": 2,
+        "view": {"seat": 2, "name": "David", "cards": [], "beach": False, "eggs": 0, "card_count": 0},
+    }

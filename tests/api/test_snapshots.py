@@ -58,7 +58,8 @@ def _magellan_with_undos(client: FlaskClient, rng: random.Random, moves: int) ->
         if table.table["legal_actions"]["undo"]["possible"] and rng.random() < 0.05:
             table.play({"type": "undo"})
         else:
-            table.play(random_event(state, rng))
+            event = random_event(state, rng)  # a hand's own events come from that player's phone
+            table.play(event, seat=MAGELLAN.secret_seat(state, event))
     return table
 
 

@@ -158,7 +158,8 @@ def test_preview_answers_the_next_state_without_storing_it(client: FlaskClient) 
     preview = client.post(url, json={"expected_version": t.table["version"], "event": die(4)})
     assert preview.status_code == 200
     moved = preview.get_json()["table"]["state"]
-    assert moved["track"][20] == ["red"] and moved["players"][0]["cards"] == [5]
+    assert moved["track"][20] == ["red"] and moved["players"][0]["card_count"] == 1
+    assert moved["last_move"]["card"] == {"seat": 0, "value": 5, "beach": False}
     assert t.refresh()["state"]["track"][20] == []
     assert log_length(client, t.id) == 3
     assert_problem(client.post(url, json={"expected_version": 0, "event": die(4)}), 409, "stale-version")

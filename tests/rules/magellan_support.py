@@ -13,6 +13,7 @@ from typing import Any
 
 from api.rules.magellan.constants import EXPLORERS, FULL_MONEY, MONEY_VALUES
 from api.rules.magellan.game import MAGELLAN
+from api.rules.magellan.secrets import private_actions
 from api.rules.magellan.sheet import blank_sheet
 from api.rules.magellan.state import MagellanState
 
@@ -120,7 +121,11 @@ def random_event(state: MagellanState, rng: random.Random) -> Event:
     if kind == "reveal":
         event["explorer"] = rng.choice(action["explorers"])
     elif kind == "bid":
-        top = action["max"] if action["max"] is not None else action["min"] + 6
+        # The bidder's own phone knows its limit (ledger: the seat's private actions, MG-6).
+        cap = private_actions(state, seat)["bid_max"]
+        if cap is not None and cap < action["min"]:
+            return {"type": "pass", "seat": seat}
+        top = cap if cap is not None else action["min"] + 6
         event["amount"] = rng.randint(action["min"], min(top, action["min"] + 4))
     elif kind == "pay":
         hand = sorted(state.players[seat].hand, reverse=True)

@@ -191,7 +191,9 @@ def test_mg6_pay_at_least_the_bid_overpaying_allowed() -> None:
 def test_mg6_ledger_refuses_bids_above_the_money() -> None:
     state = play(ledger(), reveal("pizarro"))
     refused(state, bid(46), "bid-above-money")
-    assert actions_of(state)["actors"][0]["actions"][0]["max"] == 45
+    # The limit is the bidder's secret: not in the shared legal actions, only in their own view.
+    assert actions_of(state)["actors"][0]["actions"][0]["max"] is None
+    assert MAGELLAN.private_view(state, state.card.turn)["actions"]["bid_max"] == 45
 
 
 # --- MG-7 ships -----------------------------------------------------------------------------------------

@@ -26,9 +26,9 @@ def test_public_view_shape() -> None:
         "seat": 0,
         "name": "Eva",
         "colours": ["red", "darkblue"],
-        "cards": [],
+        "cards": None,  # MA-7 Decision: won cards lie face down; the shared view counts them
         "beach": False,
-        "eggs": 0,
+        "eggs": None,
         "card_count": 0,
     }
     assert view["turn"] == {

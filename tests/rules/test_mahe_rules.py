@@ -392,7 +392,8 @@ def test_ma8_beach_after_twenty_cards_ends_the_game_at_once() -> None:
     state = _take_all_twenty(started(face_up=1))
     view = MAHE.public_view(state)
     assert view["pile_count"] == 0 and view["face_up"] is None and view["beach_exposed"]
-    assert view["phase"] == "roll" and len(view["players"][0]["cards"]) == 20
+    assert view["phase"] == "roll" and view["players"][0]["card_count"] == 20
+    assert len(MAHE.private_view(state, 0)["cards"]) == 20  # MA-7: the own view shows the values
     assert "beach-exposed" in {n["code"] for n in MAHE.legal_actions(state)["notes"]}
     state = play(state, die(3), stop())  # red from 21 to 3: no beach
     state = play(state, *dice(1, 2, 4))  # yellow from the raft: 21 → takes the beach
@@ -454,7 +455,7 @@ def test_ma9_bust_ends_only_that_turtle_move() -> None:
 def test_ma9_eggs_belong_to_the_player_and_one_turtle_players_skip_the_choice() -> None:
     """MA-9: cards won by either turtle are the player's; with one turtle there is nothing to choose."""
     state = play(started(TWO, face_up=3), choose("red"), *dice(2, 1, 4), reveal(4), *dice(2, 1, 4))
-    assert state.players[0].cards == (3, 4) and MAHE.public_view(state)["players"][0]["eggs"] == 7
+    assert state.players[0].cards == (3, 4) and MAHE.private_view(state, 0)["eggs"] == 7
     four = started()
     assert four.phase == "roll"
     refused(four, choose("red"), "nothing-to-choose")
@@ -547,7 +548,8 @@ def test_ma11_example_five_plus_card_two_moves_14_card_gone() -> None:
     move = view["last_move"]
     assert move["dice"] == [{"value": 5, "source": "die"}, {"value": 2, "source": "card"}]
     assert (move["distance"], move["from"], move["to"]) == (14, 21, 14)
-    assert view["players"][0]["cards"] == [] and view["players"][0]["eggs"] == 0 and view["box"] == [2]
+    own = MAHE.private_view(state, 0)
+    assert own["cards"] == [] and own["eggs"] == 0 and view["box"] == [2]
     assert (view["pile_count"], view["set_aside_count"]) == (19, 4)  # 19 + 4 + 1 in the box = 24
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.rules.magellan.auction import max_bid, must_keep, starter
+from api.rules.magellan.auction import must_keep, starter
 from api.rules.magellan.constants import (
     EXPLORER_NAMES,
     EXPLORERS,
@@ -63,19 +63,9 @@ def _auction(b: _Builder) -> str:
     assert seat is not None
     name = EXPLORER_NAMES[card.explorer]
     minimum = card.high_bid + 1
-    cap = max_bid(state, seat, card.explorer)
-    actions: list[JSON] = []
-    if cap is None or cap >= minimum:
-        actions.append({"type": "bid", "min": minimum, "max": cap})
-    else:
-        b.note(
-            "cannot-afford",
-            "MG-6",
-            f"{state.name(seat)} cannot pay {minimum} for {name}"
-            + (" and keep a card in hand (MG-8)" if must_keep(state, card.explorer) else "")
-            + ": only a pass is possible.",
-        )
-    actions.append({"type": "pass"})
+    # Ledger: what a hand can pay is its owner's secret (api.rules.magellan.secrets): the shared
+    # view offers the bid without a limit; the bidder's own view has it.
+    actions: list[JSON] = [{"type": "bid", "min": minimum, "max": None}, {"type": "pass"}]
     if card.bids:
         reason = f"bids more than {card.high_bid} for {name} or passes (MG-4)"
     else:
@@ -85,7 +75,7 @@ def _auction(b: _Builder) -> str:
             why = f"the first player clockwise from {state.name(first)} ({why}) who may bid (MG-5)"
         reason = f"opens the bidding for {name} as {why} (MG-4)"
     b.actor(seat, reason, actions)
-    if not card.bids and state.deck.size > 0:
+    if not card.has_bid and state.deck.size > 0:
         for holder, player in enumerate(state.players):
             if player.vetoes > 0:
                 b.actor(

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from api.rules.common.events import claimed_seat
 from api.rules.errors import IllegalMove
 from api.rules.magellan import events as ev
 from api.rules.magellan.actors import check_actor, pick_actor
@@ -84,10 +85,8 @@ def veto(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     """MG-8 Columbus: before the first bid the owner of an unused phase I Columbus card sends the
     card under its deck; the next card is turned up."""
     card = _open_auction(state)
-    if card.bids:
-        raise IllegalMove(
-            "veto-too-late", "A veto comes before the first bid or pass on a card (MG-8).", "MG-8"
-        )
+    if card.has_bid:  # MG-8 Decision: a pass is not a bid; the veto stays open until someone bids
+        raise IllegalMove("veto-too-late", "A veto comes before the first bid on a card (MG-8).", "MG-8")
     holders = [s for s, p in enumerate(state.players) if p.vetoes > 0]
     if not holders:
         raise IllegalMove("no-veto", "Nobody holds an unused Columbus veto (MG-8).", "MG-8")
@@ -96,7 +95,7 @@ def veto(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     if deck.size == 0:
         raise IllegalMove(
             "veto-last-card",
-            "This is the last card of the deck: a veto would turn it up again at once (MG-8 Decision).",
+            "This is the last card of the deck: a veto would turn it up again at once (MG-8).",
             "MG-8",
         )
     player = state.players[seat]
@@ -110,6 +109,9 @@ def _bidder(state: MagellanState, event: Mapping[str, Any]) -> tuple[Card, int]:
     card = _open_auction(state)
     seat = card.turn
     assert seat is not None
+    claimed = claimed_seat(event)
+    if claimed is not None and 0 <= claimed < len(state.players) and claimed not in card.order:
+        raise may_not_bid(state, claimed, card.explorer)
     check_actor(state, event, seat, "MG-4")
     return card, seat
 
@@ -121,13 +123,14 @@ def bid(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     minimum = card.high_bid + 1
     if amount < minimum:
         raise IllegalMove("bid-too-low", f"The bid must be at least {minimum} (MG-4).", "MG-4")
-    cap = max_bid(state, seat, card.explorer)
+    cap = max_bid(state, seat, card.explorer)  # ledger: only the bidder's own phone gets here
     if cap is not None and amount > cap:
         keep = must_keep(state, card.explorer)
-        extra = f" and must keep a card in hand for {EXPLORER_NAMES[card.explorer]} (MG-8)" if keep else ""
+        extra = f" and must keep a card in hand for {EXPLORER_NAMES[card.explorer]}" if keep else ""
         raise IllegalMove(
             "bid-above-money",
-            f"{state.name(seat)} can pay at most {cap} with the cards in hand{extra} (MG-6).",
+            f"{state.name(seat)} can pay at most {cap} with the cards in hand{extra} "
+            f"({'MG-6, MG-8' if keep else 'MG-6'}).",
             "MG-8" if keep else "MG-6",
         )
     return _resolve(replace(state, card=replace(card, bids=(*card.bids, Bid(seat, amount)))))
@@ -137,6 +140,23 @@ def pass_(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     """MG-4: a pass is final for this card."""
     card, seat = _bidder(state, event)
     return _resolve(replace(state, card=replace(card, bids=(*card.bids, Bid(seat, None)))))
+
+
+def may_not_bid(state: MagellanState, seat: int, explorer: str) -> IllegalMove:
+    """Why a player is left out of this card's bidding (MG-5, MG-7 Decisions)."""
+    name, card_name = state.name(seat), EXPLORER_NAMES[explorer]
+    if state.phase == 1:
+        return IllegalMove(
+            "may-not-bid",
+            f"{name} has placed all six ships, so may not bid on a phase I card (MG-7).",
+            "MG-7",
+        )
+    return IllegalMove(
+        "may-not-bid",
+        f"{name} has no ship on {card_name} field {ROMAN[state.phase - 1]} that could sail on, so may not "
+        f"bid on this card (MG-5).",
+        "MG-5",
+    )
 
 
 def _resolve(state: MagellanState) -> MagellanState:

@@ -39,7 +39,9 @@ def refuse_in_digital(event: Mapping[str, Any], key: str, server_does: str, rule
     """Digital play: the server supplies this card, so the event must not name one."""
     if has(event, key):
         raise MalformedEvent(
-            "value-not-allowed-digital", f"In a digital game the server {server_does}: send no {key}.", rule
+            "value-not-allowed-digital",
+            f"In a digital game the server {server_does}: there is no card value to type in ({rule}).",
+            rule,
         )
 
 
@@ -95,7 +97,7 @@ def part(event: Mapping[str, Any], key: str) -> str | None:
     if value is None:
         return None
     if value not in PARTS:
-        raise MalformedEvent("invalid-part", f'{key} must be "left" or "right" (MG-8).', "MG-8")
+        raise MalformedEvent("invalid-part", "The part of the field is either left or right (MG-8).", "MG-8")
     return str(value)
 
 
@@ -104,5 +106,7 @@ def index(event: Mapping[str, Any], key: str) -> int | None:
     if value is None:
         return None
     if not is_int(value) or value < 0:
-        raise MalformedEvent(f"invalid-{key}", f"{key} must be a number, 0 or more.")
+        raise MalformedEvent(
+            f"invalid-{key}", "Name the Magellan pile by its number: 0, 1, 2 … (MG-8).", "MG-8"
+        )
     return int(value)

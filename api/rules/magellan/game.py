@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.rules.magellan import actions, chance, engine, final, serial, setup, views
+from api.rules.magellan import actions, chance, engine, final, secrets, serial, setup, views
 from api.rules.magellan.state import MagellanState
 
 JSON = dict[str, Any]
@@ -48,13 +48,22 @@ class MagellanGame:
         return setup.options_json(setup.parse_options(options))
 
     def private_view(self, state: MagellanState, seat: int) -> JSON | None:
-        """The own money cards (ledger depth) and the values slid under one's Magellan cards."""
-        return views.private_view(state, seat)
+        """The own money cards (ledger depth), the values slid under one's Magellan cards, and what
+        only this seat may know about its options (its bid limit)."""
+        return {**views.private_view(state, seat), "actions": secrets.private_actions(state, seat)}
 
-    def public_event(self, event: Mapping[str, Any]) -> JSON:
-        """Cards drawn into a hand and cards slid under Magellan are secret until the end (MG-6,
-        MG-8, MG-9); the log masks their values while the game runs."""
-        secret = SECRET_EVENT_FIELDS.get(str(event.get("type")), ())
+    def secret_seat(self, state: MagellanState, event: Mapping[str, Any]) -> int | None:
+        """Ledger depth: the seat whose hidden hand this event depends on (public information only)."""
+        return secrets.secret_seat(state, event)
+
+    def public_event(self, event: Mapping[str, Any], options: Mapping[str, Any]) -> JSON:
+        """Cards drawn into a hand and cards slid face down under Magellan A are secret until the
+        end (MG-6, MG-8, MG-9); the log masks their values while the game runs. On side B the slid
+        card comes from the payment and lies face up (MG-8): the log shows it."""
+        kind = str(event.get("type"))
+        secret = SECRET_EVENT_FIELDS.get(kind, ())
+        if kind == "slide" and setup.parse_options(options).side("magellan") == "B":
+            secret = ()
         return {key: ("hidden" if key in secret else value) for key, value in event.items()}
 
     def reveals_hidden_chance(self, before: MagellanState, after: MagellanState) -> bool:

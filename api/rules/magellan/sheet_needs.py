@@ -16,7 +16,7 @@ def sheet_incomplete(missing: Sequence[str], why: str) -> IllegalMove:
     return IllegalMove(
         "board-sheet-incomplete",
         f"{why} needs numbers the board sheet does not have yet: {'; '.join(missing)}. "
-        "Type them in from your board (set_board_sheet) (MG-2).",
+        "Type them in from your board into the board sheet (MG-2).",
         "MG-2",
     )
 

@@ -30,16 +30,16 @@ def _pile_index(player: Player, phase: int, pile: int | None) -> int:
         if len(candidates) > 1:
             raise IllegalMove(
                 "pile-required",
-                f"{player.name} has {len(candidates)} Magellan piles of {phase - 1}: say which pile "
-                f"(0–{len(piles) - 1}) the ship that moved belongs to (MG-8).",
+                f"{player.name} has {len(candidates)} Magellan piles of {phase - 1} card(s): say which "
+                "pile belongs to the ship that moved on (MG-8).",
                 "MG-8",
             )
         return candidates[0]
     if pile not in candidates:
         raise IllegalMove(
             "wrong-pile",
-            f"In phase {ROMAN[phase]} the card goes onto a pile of {phase - 1} (the ship moved from "
-            f"field {ROMAN[phase - 1]}): piles {', '.join(map(str, candidates))} (MG-8).",
+            f"In phase {ROMAN[phase]} the card goes onto a pile of {phase - 1} card(s), the pile of the "
+            f"ship that moved on from field {ROMAN[phase - 1]} (MG-8).",
             "MG-8",
         )
     return pile

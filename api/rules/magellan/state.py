@@ -118,6 +118,11 @@ class Card:
         return None
 
     @property
+    def has_bid(self) -> bool:
+        """Someone has bid (a pass is not a bid: MG-8 Decision on the Columbus veto)."""
+        return any(b.amount is not None for b in self.bids)
+
+    @property
     def passed(self) -> tuple[int, ...]:
         return tuple(b.seat for b in self.bids if b.amount is None)
 

@@ -20,7 +20,7 @@ def _from_part(player: Player, phase: int, from_part: str | None) -> str | None:
         if from_part is not None:
             raise IllegalMove(
                 "nothing-to-move",
-                "In phase I the ship is placed new; from_part is for phases II/III (MG-7).",
+                "In phase I the ship is placed new: there is no ship on a part to move on (MG-7).",
                 "MG-7",
             )
         return None
@@ -30,7 +30,7 @@ def _from_part(player: Player, phase: int, from_part: str | None) -> str | None:
             raise IllegalMove(
                 "from-part-required",
                 f"{player.name} has ships on both parts of Vasco da Gama field {ROMAN[phase - 1]}: "
-                "say which one moves on (from_part) (MG-7).",
+                "say which one moves on (MG-7).",
                 "MG-7",
             )
         return options[0]

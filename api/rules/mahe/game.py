@@ -48,12 +48,16 @@ class MaheGame:
         return setup.options_json(setup.parse_options(options))
 
     def private_view(self, state: MaheState, seat: int) -> JSON | None:
-        """Nothing in Mahé is secret to one player: egg cards won lie open (MA-7)."""
-        return None
+        """MA-7 Decision: the player's own face-down egg cards (values and total)."""
+        return views.private_view(state, seat)
 
-    def public_event(self, event: Mapping[str, Any]) -> JSON:
+    def public_event(self, event: Mapping[str, Any], options: Mapping[str, Any]) -> JSON:
         """Every Mahé event is seen by the whole table: dice and face-up cards are public (MA-12)."""
         return dict(event)
+
+    def secret_seat(self, state: MaheState, event: Mapping[str, Any]) -> int | None:
+        """No Mahé event depends on a card nobody saw: every egg card was seen when won (MA-7)."""
+        return None
 
     def reveals_hidden_chance(self, before: MaheState, after: MaheState) -> bool:
         """MA-12: in digital games a die drawn or a card turned up by the server stays secret until

@@ -39,6 +39,9 @@ def move_json(move: Move | None) -> JSON | None:
 
 
 def public_view(state: MaheState) -> JSON:
+    """MA-7 Decision: won egg cards lie face down — the shared view shows how many each player
+    holds; the values and egg totals only once the game is over (`private_view` shows a player
+    their own)."""
     finished = state.phase == "finished"
     turn, supply = state.turn, state.supply
     return {
@@ -49,9 +52,9 @@ def public_view(state: MaheState) -> JSON:
                 "seat": seat,
                 "name": p.name,
                 "colours": list(p.colours),
-                "cards": list(p.cards),
+                "cards": list(p.cards) if finished else None,
                 "beach": p.beach,
-                "eggs": p.eggs,
+                "eggs": p.eggs if finished else None,
                 "card_count": p.card_count,
             }
             for seat, p in enumerate(state.players)
@@ -77,4 +80,17 @@ def public_view(state: MaheState) -> JSON:
         "last_move": move_json(state.last_move),
         "draws": state.draws,
         "result": result(state),
+    }
+
+
+def private_view(state: MaheState, seat: int) -> JSON:
+    """MA-7 Decision: a player's own face-down egg cards, their values and egg total."""
+    player = state.players[seat]
+    return {
+        "seat": seat,
+        "name": player.name,
+        "cards": list(player.cards),
+        "beach": player.beach,
+        "eggs": player.eggs,
+        "card_count": player.card_count,
     }

@@ -56,9 +56,13 @@ class MhingGame:
         """Kibitz records rounds, not hands in play: nothing is kept per player."""
         return None
 
-    def public_event(self, event: Mapping[str, Any]) -> JSON:
+    def public_event(self, event: Mapping[str, Any], options: Mapping[str, Any]) -> JSON:
         """A recorded round shows the winning hand, which is laid out for all to see (MH-3)."""
         return dict(event)
+
+    def secret_seat(self, state: MhingState, event: Mapping[str, Any]) -> int | None:
+        """Kibitz records rounds after the hands are laid open: nothing secret (MH-6)."""
+        return None
 
     def reveals_hidden_chance(self, before: MhingState, after: MhingState) -> bool:
         """The cards are dealt at the real table; the server draws nothing."""
