@@ -25,6 +25,7 @@ from api.rules.game import Game
 from api.rules.registry import get_game
 from api.tables.changes import notify_in_transaction
 from api.tables.replay import RESEED, is_undo, public_undo
+from api.tables.secrecy import refuse_unless_owner, secret_owner
 from api.tables.snapshots import since_snapshot_after, state_at
 from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches
 
@@ -114,25 +115,6 @@ def _public_events(
         return public_undo(payload, finished) if kind == "undo" else public_game_event(payload)
 
     return shown
-
-
-def _secret_owner(game: Game, table: TableRow, event: Mapping[str, Any]) -> int | None:
-    return game.secret_seat(game.load(table.state), event) if isinstance(event, Mapping) else None
-
-
-def _check_secret(game: Game, table: TableRow, event: Mapping[str, Any], holder: int | None) -> None:
-    """An event that depends on a seat's hidden cards is that seat's own to record (or preview):
-    refused for everyone else before the engine looks at the cards, so a refusal reveals nothing."""
-    owner = _secret_owner(game, table, event)
-    if owner is not None and holder != owner:
-        name = str(table.players[owner].get("name", f"Seat {owner}"))
-        raise ApiProblem(
-            403,
-            "seat-token-required",
-            f"Only {name}'s own phone (their seat link) can record this: it depends on the cards in "
-            f"{name}'s hand.",
-            seat=owner,
-        )
 
 
 class StaleVersion(ApiProblem):
@@ -319,7 +301,7 @@ class TableStore:
                 if expected_version != table.version:
                     raise StaleVersion(table, expected_version)
                 game = require_game(table.game)
-                _check_secret(game, table, event, holder)
+                refuse_unless_owner(game, game.load(table.state), table.players, event, holder)
                 step = self._transition(conn, game, table, event)
                 seq = table.version + 1
                 now = _now()
@@ -379,8 +361,9 @@ class TableStore:
         with read_connection(self.engine) as conn:
             table = self._load(conn, table_id)
             game = require_game(table.game)
-            if _secret_owner(game, table, event) is not None:
-                _check_secret(game, table, event, self._holder(conn, table_id, token))
+            if secret_owner(game, game.load(table.state), event) is not None:
+                holder = self._holder(conn, table_id, token) if token else None
+                refuse_unless_owner(game, game.load(table.state), table.players, event, holder)
             if expected_version is not None and expected_version != table.version:
                 raise StaleVersion(table, expected_version)
             step = self._transition(conn, game, table, event, preview=True)

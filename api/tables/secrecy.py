@@ -1,0 +1,36 @@
+"""Who may record (or preview) an event that depends on a player's hidden cards — decided once.
+
+The game names the seat whose hidden cards an event depends on (`Game.secret_seat`, from public
+information only). Everyone but that seat's own token holder is refused here, before the engine
+looks at any card, so a refusal — like every other answer to someone without that seat's token —
+is the same whatever the hidden cards are (tests/rules/test_magellan_noninterference.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from api.errors import ApiProblem
+from api.rules.game import Game
+
+
+def secret_owner(game: Game, state: Any, event: Any) -> int | None:
+    return game.secret_seat(state, event) if isinstance(event, Mapping) else None
+
+
+def refuse_unless_owner(
+    game: Game, state: Any, players: Sequence[Mapping[str, Any]], event: Any, holder: int | None
+) -> None:
+    """`holder`: the seat whose own token came with the request (None: the table's write token)."""
+    owner = secret_owner(game, state, event)
+    if owner is None or holder == owner:
+        return
+    name = str(players[owner].get("name", f"Seat {owner}"))
+    raise ApiProblem(
+        403,
+        "seat-token-required",
+        f"Only {name}'s own phone (their seat link) can record this: it depends on the cards in "
+        f"{name}'s hand.",
+        seat=owner,
+    )
