@@ -178,5 +178,7 @@ def _message(
         "table": _TABLE_SCHEMA.dump(table_view(table)),
         "private": None if seat is None else tables.private_view(table_id, seat, token),
     }
-    payload = json.dumps(data, separators=(",", ":"), default=str)
+    # Keys sorted as in every other JSON answer (Flask sorts them), so a phone comparing views
+    # field by field sees the same table, whichever way it arrived.
+    payload = json.dumps(data, separators=(",", ":"), sort_keys=True, default=str)
     return f"id: {table.version}\nevent: table\ndata: {payload}\n\n"

@@ -1,4 +1,5 @@
 // The Kibitz HTTP API: fetch, problem+json errors, idempotency keys, connectivity state.
+import { getMySeat, getSeatLinks } from "./store.js";
 
 const BASE = "/api";
 
@@ -123,14 +124,40 @@ export async function getSeatView(id, seat, seatToken) {
   return { ...res.data, stale: res.stale };
 }
 
+/**
+ * An event that depends on a player's hidden cards (Magellan ledger: their bid, payment, slide …) is
+ * refused unless it comes with that player's own seat token (`seat-token-required`, naming the
+ * seat). The server decides which events those are; a phone holding that seat's link (the phone the
+ * table was made on holds every seat's link) sends the event again with it.
+ */
+async function asSeatWhenAsked(id, send) {
+  try {
+    return await send(undefined);
+  } catch (err) {
+    const seat = err instanceof ApiError && err.code === "seat-token-required" ? err.problem.seat : null;
+    const token = Number.isInteger(seat) ? seatToken(id, seat) : null;
+    if (!token) throw err;
+    return send(token);
+  }
+}
+
+function seatToken(id, seat) {
+  const mine = getMySeat(id);
+  if (mine && mine.seat === seat) return mine.token;
+  return getSeatLinks(id).find((link) => link.seat === seat)?.token || null;
+}
+
 export async function postEvent(id, token, expectedVersion, event, idempotencyKey) {
   const body = { expected_version: expectedVersion, event };
-  return (await withRetry(() => request("POST", `/tables/${enc(id)}/events`, { body, token, idempotencyKey }))).data;
+  const send = (seatTok) =>
+    withRetry(() => request("POST", `/tables/${enc(id)}/events`, { body, token: seatTok || token, idempotencyKey }));
+  return (await asSeatWhenAsked(id, send)).data;
 }
 
 export async function preview(id, expectedVersion, event) {
   const body = { expected_version: expectedVersion, event };
-  return (await request("POST", `/tables/${enc(id)}/preview`, { body })).data;
+  const send = (seatTok) => request("POST", `/tables/${enc(id)}/preview`, { body, token: seatTok });
+  return (await asSeatWhenAsked(id, send)).data;
 }
 
 export async function listEvents(id) {

@@ -112,14 +112,31 @@ class ApiTable:
         return self.table["state"]
 
     def post(self, event: dict[str, Any]) -> dict[str, Any]:
-        answer = self.session.post(
-            f"{self.base}/api/tables/{self.id}/events",
-            json={"expected_version": self.table["version"], "event": event},
-            timeout=5,
-        )
+        """Append with the write token — or, for an event that depends on a player's hidden cards
+        (refused with `seat-token-required`), with that player's own seat token."""
+        body = {"expected_version": self.table["version"], "event": event}
+        url = f"{self.base}/api/tables/{self.id}/events"
+        answer = self.session.post(url, json=body, timeout=5)
+        if answer.status_code == 403 and answer.json().get("code") == "seat-token-required":
+            token = self.seats[answer.json()["seat"]]["token"]
+            answer = requests.post(url, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=5)
         assert answer.status_code == 201, (event, answer.text)
         self.table = answer.json()["table"]
         return self.table
+
+    def hand_seat_links_to(self, page: Any) -> None:
+        """Pass and play: the phone the table was made on holds every player's own link, as the app
+        keeps them when it creates a table (it records each player's secret events with them)."""
+        page.goto(f"{self.base}/")
+        page.evaluate(
+            """([id, seats]) => {
+              const key = "kibitz.seat_links";
+              const all = JSON.parse(localStorage.getItem(key) || "{}");
+              all[id] = seats.map(({ seat, token }) => ({ seat, token }));
+              localStorage.setItem(key, JSON.stringify(all));
+            }""",
+            [self.id, self.seats],
+        )
 
     def seat_link(self, seat: int) -> str:
         """The player's own link (their own cards, no writing)."""

@@ -496,6 +496,7 @@ def test_ledger_payment_and_magellan_b_slide(live_server: str, phone_page: Any) 
         live_server,
         options={"sides": sides, "depth": "ledger", "chance": "physical", "board_sheet": sheet_data(sides)},
     )
+    table.hand_seat_links_to(page)  # pass and play: this phone holds every seat link
     page.goto(table.link)
     expect(page.get_by_test_id("prompt")).to_contain_text("Eva turns up")
     tap(page, "mg-reveal-magellan")
@@ -647,6 +648,7 @@ def test_ledger_veto_draws_cook_pull_income_and_swaps(live_server: str, phone_pa
         live_server,
         options={"sides": sides, "depth": "ledger", "chance": "physical", "board_sheet": sheet_data(sides)},
     )
+    table.hand_seat_links_to(page)  # pass and play: this phone holds every seat link
     page.goto(table.link)
 
     # Columbus to Eva for 1: she holds the veto now (MG-8).

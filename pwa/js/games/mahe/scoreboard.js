@@ -13,15 +13,20 @@ export function scoreboard(table) {
       "tr",
       { class: [p.seat === current && "is-turn", winners.has(p.seat) && "is-winner"], testid: `score-seat-${p.seat}` },
       h("th", { scope: "row" }, h("span", { class: "swatches" }, ...p.colours.map(swatch)), " ", p.name),
-      h("td", { class: "num", testid: `eggs-${p.seat}` }, String(p.eggs)),
-      h("td", { class: "num", testid: `cards-${p.seat}` }, String(p.card_count ?? p.cards.length + (p.beach ? 1 : 0))),
+      // MA-7 Decision: won cards lie face down; the eggs show once the game is over.
+      h("td", { class: "num", testid: `eggs-${p.seat}` }, p.eggs === null || p.eggs === undefined ? "–" : String(p.eggs)),
+      h("td", { class: "num", testid: `cards-${p.seat}` }, String(p.card_count ?? (p.cards?.length ?? 0) + (p.beach ? 1 : 0))),
       h(
         "td",
         { class: "card-cell" },
         h(
           "div",
           { class: "card-list" },
-          ...p.cards.map((v) => h("span", { class: "mini-card" }, String(v))),
+          ...(p.cards
+            ? p.cards.map((v) => h("span", { class: "mini-card" }, String(v)))
+            : Array.from({ length: p.card_count - (p.beach ? 1 : 0) }, () =>
+                h("span", { class: "mini-card mini-face-down", title: t("mahe.face_down") }, "?"),
+              )),
           p.beach ? h("span", { class: "mini-card mini-beach", title: t("mahe.beach") }, "7") : null,
         ),
       ),
