@@ -126,7 +126,9 @@ def score_position(body: Mapping[str, Any]) -> JSON:
     raw_players = body["players"]
     first_seat = int(body.get("first_seat", 0))
     if not 0 <= first_seat < len(raw_players):
-        raise MalformedEvent("invalid-seat", "The first scorer must be one of the players' seats (MG-10).", "MG-10")
+        raise MalformedEvent(
+            "invalid-seat", "The first scorer must be one of the players' seats (MG-10).", "MG-10"
+        )
     players: list[ScoreInput] = []
     simulated: list[tuple[int, Mapping[str, Any]]] = []
     for seat, raw in enumerate(raw_players):
