@@ -27,6 +27,11 @@ class SheetRow:
     updated_at: datetime
 
 
+def _utc(moment: datetime) -> datetime:
+    """SQLite hands timestamps back without their zone; they were written in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def _row(mapping: Mapping[str, Any]) -> SheetRow:
     return SheetRow(
         id=mapping["id"],
@@ -34,8 +39,8 @@ def _row(mapping: Mapping[str, Any]) -> SheetRow:
         name=mapping["name"],
         data=mapping["data"],
         version=mapping["version"],
-        created_at=mapping["created_at"],
-        updated_at=mapping["updated_at"],
+        created_at=_utc(mapping["created_at"]),
+        updated_at=_utc(mapping["updated_at"]),
     )
 
 
@@ -96,16 +101,21 @@ class SheetStore:
             # Compare-and-swap: of several writers that read the same version, exactly one matches
             # here; the others find the version moved on (PostgreSQL re-checks the row after the
             # winner commits) and change nothing.
+            written = {
+                "name": name,
+                "data": normalized,
+                "version": expected_version + 1,
+                "updated_at": datetime.now(UTC),
+            }
             changed = conn.execute(
                 update(board_sheets)
                 .where(and_(board_sheets.c.id == sheet_id, board_sheets.c.version == expected_version))
-                .values(
-                    name=name, data=normalized, version=expected_version + 1, updated_at=datetime.now(UTC)
-                )
+                .values(**written)
             ).rowcount
             if changed != 1:
                 raise _stale(expected_version + 1, expected_version)
-        return self.get(sheet_id)
+        # The winner's answer is what it wrote, not a re-read a later writer may already have moved on.
+        return _row({**row, **written})
 
 
 def _stale(current: int, expected: int) -> ApiProblem:

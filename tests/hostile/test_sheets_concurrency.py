@@ -4,6 +4,7 @@ expected_version at once, exactly one wins; the others get 409 and nothing of th
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from flask import Flask
 
@@ -24,16 +25,25 @@ def test_exactly_one_of_n_writers_with_the_same_version_wins(db_url: str) -> Non
         version = client.get(url).get_json()["version"]
         barrier = threading.Barrier(WRITERS)
         answers: dict[int, int] = {}
+        bodies: dict[int, dict[str, Any]] = {}
 
-        def write(writer: int, version: int, barrier: threading.Barrier, answers: dict[int, int]) -> None:
+        def write(
+            writer: int,
+            version: int,
+            barrier: threading.Barrier,
+            answers: dict[int, int],
+            bodies: dict[int, dict[str, Any]],
+        ) -> None:
             body = {"name": f"Board {writer}", "data": filled(data, 1 + writer), "expected_version": version}
             phone = app.test_client()
             barrier.wait()
             sent = phone.put(url, json=body, headers={"Authorization": f"Bearer {token}"})
             answers[writer] = sent.status_code
+            bodies[writer] = sent.get_json()
 
         threads = [
-            threading.Thread(target=write, args=(n, version, barrier, answers)) for n in range(WRITERS)
+            threading.Thread(target=write, args=(n, version, barrier, answers, bodies))
+            for n in range(WRITERS)
         ]
         for thread in threads:
             thread.start()
@@ -42,6 +52,9 @@ def test_exactly_one_of_n_writers_with_the_same_version_wins(db_url: str) -> Non
         winners = [writer for writer, status in answers.items() if status == 200]
         assert len(winners) == 1, (round_number, answers)
         assert sorted(answers.values()) == [200] + [409] * (WRITERS - 1)
+        losers = [bodies[n] for n in answers if n != winners[0]]
+        assert all(body["code"] == "stale-version" for body in losers)
         stored = client.get(url).get_json()
         assert stored["version"] == version + 1
         assert stored["name"] == f"Board {winners[0]}" and stored["data"] == filled(data, 1 + winners[0])
+        assert bodies[winners[0]] == stored  # the winner was told what it wrote, and that is what stayed
