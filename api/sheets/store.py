@@ -32,7 +32,7 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _row(mapping: Mapping[str, Any]) -> SheetRow:
+def _row(mapping: Mapping[Any, Any]) -> SheetRow:
     return SheetRow(
         id=mapping["id"],
         game=mapping["game"],
