@@ -353,3 +353,26 @@ def test_variant_2_floor_and_all_points(live_server: str, phone_page: Any) -> No
     expect(page.get_by_test_id("round-info")).to_contain_text("Game over")
     expect(page.get_by_test_id("undo")).to_be_enabled()
     assert_no_horizontal_scroll(page)
+
+
+def test_a_long_game_shows_the_latest_rounds_and_where_the_rest_is(live_server: str, new_phone: Any) -> None:
+    """The table keeps the latest rounds only (reading costs the same at any length); the screen
+    says how many earlier rounds there are and that the record holds them; the count stays right."""
+    table = _api_table(live_server, ["Eva", "Tom", "Ann"])
+    for n in range(8):
+        table.post({"type": "round_points", "winner": n % 3, "points": 2, "discarder": None})
+    page = new_phone()
+    page.goto(table.link)
+    scores(page, 6, 6, 4)  # every round still counts (MH-9)
+    expect(page.get_by_test_id("round-info")).to_contain_text("9")
+    expect(page.get_by_test_id("history").locator("li")).to_have_count(5)
+    expect(page.get_by_test_id("history-round-8")).to_be_visible()
+    expect(page.get_by_test_id("history-round-3")).to_have_count(0)
+    expect(page.get_by_test_id("history-earlier")).to_contain_text("3 earlier rounds are in the game record")
+    assert_no_horizontal_scroll(page)
+    tap(page, "end-game")
+    confirm(page)
+    expect(page.get_by_test_id("winner")).to_be_visible()
+    expect(page.get_by_test_id("rounds-played")).to_have_text("8 rounds played")
+    records = requests.get(f"{live_server}/api/tables/{table.id}/export", timeout=5).json()
+    assert len(records["events"]) == 9  # eight rounds and the end: the whole history

@@ -180,6 +180,6 @@ export function resultPanel(table, tableId) {
     fallbackName: (seat) => playerName(table.state, seat),
     score: (r) => t("mhing.points_n", { count: r.score }),
     intro: [explanationLine(explanation(result), " ", whyLink("MH-9", "why-result"))],
-    extra: [h("p", { class: "muted small" }, t("mhing.rounds_played", { count: table.state.rounds_played ?? table.state.rounds.length }))],
+    extra: [h("p", { class: "muted small", testid: "rounds-played" }, t("mhing.rounds_played", { count: table.state.rounds_played ?? table.state.rounds.length }))],
   });
 }
