@@ -19,6 +19,34 @@ def secret_owner(game: Game, state: Any, event: Any) -> int | None:
     return game.secret_seat(state, event) if isinstance(event, Mapping) else None
 
 
+def step(game: Game, state: Any, event: Mapping[str, Any], preview: bool = False) -> Any:
+    """The state after a game event (IllegalMove / MalformedEvent when the rules refuse it). A preview
+    never shows a server draw: the player could look before deciding."""
+    after = game.apply(state, event)
+    if preview and game.reveals_hidden_chance(state, after):
+        raise ApiProblem(
+            422,
+            "preview-would-reveal-chance",
+            "The server's dice and cards stay secret until the event is recorded; "
+            "legal_actions shows every possible outcome with its odds.",
+        )
+    return after
+
+
+def decide(
+    game: Game,
+    state: Any,
+    players: Sequence[Mapping[str, Any]],
+    event: Mapping[str, Any],
+    holder: int | None,
+    preview: bool = False,
+) -> Any:
+    """What the table store does with a game event from `holder` (see `refuse_unless_owner`): the
+    next state, or the refusal. Pure, so twins that differ only in hidden cards can be compared."""
+    refuse_unless_owner(game, state, players, event, holder)
+    return step(game, state, event, preview)
+
+
 def refuse_unless_owner(
     game: Game, state: Any, players: Sequence[Mapping[str, Any]], event: Any, holder: int | None
 ) -> None:

@@ -25,7 +25,7 @@ from api.rules.game import Game
 from api.rules.registry import get_game
 from api.tables.changes import notify_in_transaction
 from api.tables.replay import RESEED, is_undo, public_undo
-from api.tables.secrecy import refuse_unless_owner, secret_owner
+from api.tables.secrecy import refuse_unless_owner, secret_owner, step
 from api.tables.snapshots import since_snapshot_after, state_at
 from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches
 
@@ -405,15 +405,7 @@ class TableStore:
             state = game.dump(restored)
             finished = game.result(restored) is not None
             return Transition("undo", state, new_head, table.head, finished, payload)
-        state = game.load(table.state)
-        next_state = game.apply(state, event)
-        if preview and game.reveals_hidden_chance(state, next_state):
-            raise ApiProblem(
-                422,
-                "preview-would-reveal-chance",
-                "The server's dice and cards stay secret until the event is recorded; "
-                "legal_actions shows every possible outcome with its odds.",
-            )
+        next_state = step(game, game.load(table.state), event, preview)  # api.tables.secrecy
         return Transition(
             "game",
             game.dump(next_state),

@@ -23,8 +23,9 @@ JSON = dict[str, Any]
 
 
 def _one_of(event: Mapping[str, Any], seats: list[int]) -> int | None:
-    """The seat an event names (or the only one that could act); None when that is not clear yet —
-    the engine then refuses from public information alone (seat-required, not-your-turn)."""
+    """The seat an event is sent for (or the only one that could act); None when it names somebody
+    else or that is not clear yet — the engine then refuses from public information alone
+    (seat-required, not-your-turn, may-not-bid) before it looks at any hand."""
     claimed = event.get("seat")
     if is_int(claimed):
         return int(claimed) if claimed in seats else None
@@ -36,17 +37,18 @@ def secret_seat(state: MagellanState, event: Any) -> int | None:
     if not state.ledger or not isinstance(event, Mapping):
         return None
     kind, card, pe = event.get("type"), state.card, state.phase_end
-    if kind == "bid" and state.stage == "auction" and card is not None:
-        return card.turn
-    if state.stage == "sale" and card is not None and card.winner is not None:
-        if kind == "pay":
-            return card.winner
-        if kind == "slide" and state.options.side("magellan") == "A":  # B slides from the payment
-            return card.winner
-        if kind == "cook_pull" and not state.digital:  # typed in: must be a card of the winner's hand
-            return card.winner
-        if kind == "draw" and card.todo[:1] == ("draw",):
-            return card.winner
+    if kind == "bid" and state.stage == "auction" and card is not None and card.turn is not None:
+        return _one_of(event, [card.turn])  # no more than the hand can pay (MG-6)
+    if state.stage == "sale" and card is not None and card.winner is not None and card.todo:
+        head = card.todo[0]
+        if kind == head == "pay":
+            return _one_of(event, [card.winner])
+        if kind == head == "slide" and state.options.side("magellan") == "A":  # B: from the payment
+            return _one_of(event, [card.winner])
+        if kind == head == "draw":
+            return _one_of(event, [card.winner])
+        if kind == head == "cook_pull" and not state.digital:  # typed in: a card of the winner's hand
+            return card.winner  # the puller sends it, but it is the winner's hand that decides
     if state.stage == "phase_end" and pe is not None:
         if kind == "draw":
             return _one_of(event, [s for s, n in enumerate(pe.due) if n > 0])
