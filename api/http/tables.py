@@ -23,6 +23,7 @@ from api.http.schemas import (
     TableSchema,
 )
 from api.http.strict import etag_matches, idempotency_key
+from api.http.view_cache import json_response, views
 from api.tables.views import table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/api/tables", description="Tables: one game being played")
@@ -92,13 +93,16 @@ class TableResource(MethodView):
         result once the game is over. Needs only the table id. Send `If-None-Match` with the last
         ETag to poll cheaply: 304 when nothing changed.
         """
+        version = store().version_of(table_id)
+        etag = etag_for(table_id, version)
         known = request.headers.get("If-None-Match")
-        if known:
-            etag = etag_for(table_id, store().version_of(table_id))
-            if etag_matches(known, etag):
-                return Response(status=304, headers={"ETag": etag})
-        table = store().get(table_id)
-        return table_view(table), 200, {"ETag": etag_for(table.id, table.version)}
+        if known and etag_matches(known, etag):
+            return Response(status=304, headers={"ETag": etag})
+        body = views().get(table_id, version)
+        if body is None:
+            table = store().get(table_id)
+            body, etag = views().render(table), etag_for(table.id, table.version)
+        return json_response(body, etag)
 
 
 @blp.route("/<string:table_id>/events")

@@ -1,0 +1,57 @@
+"""Rendered table views, kept per (table, version) in this process.
+
+A version of a table never changes once written, so its rendered answer can be reused by every
+phone that asks for it — on any app server, since the key says exactly which log position it shows.
+Reading a table the many phones at it already read costs one tiny query (the current version) and
+no state parsing, rules work or rendering.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import Response, current_app
+
+from api.http.schemas import TableSchema
+from api.tables.store import TableRow
+from api.tables.views import table_view
+
+CAPACITY = 1024
+_TABLE_SCHEMA = TableSchema()
+
+
+class ViewCache:
+    def __init__(self, capacity: int = CAPACITY) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._bodies: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+
+    def get(self, table_id: str, version: int) -> bytes | None:
+        with self._lock:
+            body = self._bodies.get((table_id, version))
+            if body is not None:
+                self._bodies.move_to_end((table_id, version))
+            return body
+
+    def render(self, table: TableRow) -> bytes:
+        """The JSON answer for this table version, exactly as GET /api/tables/{id} renders it."""
+        body = current_app.json.response(_TABLE_SCHEMA.dump(table_view(table))).get_data()
+        with self._lock:
+            self._bodies[(table.id, table.version)] = body
+            self._bodies.move_to_end((table.id, table.version))
+            while len(self._bodies) > self.capacity:
+                self._bodies.popitem(last=False)
+        return body
+
+
+VIEWS_KEY = "kibitz.views"
+
+
+def views() -> ViewCache:
+    """This app's cache (one per app, so two apps on two databases in one process never share)."""
+    return current_app.extensions.setdefault(VIEWS_KEY, ViewCache())  # type: ignore[no-any-return]
+
+
+def json_response(body: bytes, etag: str) -> Response:
+    return Response(body, status=200, mimetype="application/json", headers={"ETag": etag})
