@@ -1,66 +1,111 @@
 """Non-interference (MG-3, MG-6, MG-8): in Magellan ledger play, two states that differ only in hidden
-cards give byte-identical answers to everyone without those seats' tokens — the shared view, the
-public legal actions, previews, refusals and acceptances of any event, the open log entry.
+cards give byte-identical answers to everyone without those seats' tokens — the shared table view
+(state, public legal actions, result, seed), the preview and the append of any event (accepted or
+refused: status, code, detail, rule), the open log entry and the ETag.
 
-Twins: a random ledger game (3–6 players, digital or physical chance) played to a random point; one
-card of seat X's hand is swapped with a different card of seat Y's hand (neither hand open). The
-requesters are the shared write token and every other seat's own token. The answer is computed
-exactly as the table store does: `refuse_unless_owner` (api.tables.secrecy), then the engine."""
+Twins: a random ledger game (3–6 players, digital or physical chance, random sides) played to a random
+point, then one of
+* "hands": one card of seat X's closed hand swapped with a different card of seat Y's (secret: X, Y);
+* "stack": (digital) a card of seat X's closed hand swapped with a different card of the draw stack
+  (secret: X);
+* "order": (digital) the draw stack in another order (secret: nobody — every seat is asked).
+The requesters are the shared write token (holder None) and every seat that is not secret. Each
+answer is computed by the very functions the table store uses: `api.tables.secrecy.decide` (the seat
+check before the engine, then the engine step; preview or append) and `api.tables.views.table_view`
+on the resulting row, the store's log rendering and the HTTP ETag.
+
+Physical draw stacks are not twinned: a player typing in the card they drew is checked against the
+ledger's draw stack (MG-1), which is every card nobody else holds — that is their own answer, not an
+answer to anyone without their token.
+"""
 
 from __future__ import annotations
 
 import json
 import random
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import event as note_case
 from hypothesis import strategies as st
 
 from api.errors import ApiProblem
+from api.http.tables import etag_for
 from api.rules.errors import RuleError
 from api.rules.magellan.constants import MONEY_VALUES
 from api.rules.magellan.game import MAGELLAN
+from api.rules.magellan.setup import options_json
 from api.rules.magellan.state import MagellanState
-from api.tables.secrecy import refuse_unless_owner
+from api.tables.secrecy import decide, refuse_unless_owner
+from api.tables.store import TableRow, _public_events
+from api.tables.views import table_view
 from tests.rules.magellan_support import TEST_SHEET, players, random_event, sides_from
+
+TABLE_ID = "twinTwinTwinTwin"
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+Event = dict[str, Any]
 
 
 def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
-def answer(
-    state: MagellanState, event: dict[str, Any], holder: int | None, names: list[dict[str, str]]
-) -> str:
-    """What the table store answers a requester (holder None: write token; n: seat n's own token)."""
-    try:
-        refuse_unless_owner(MAGELLAN, state, names, event, holder)
-        after = MAGELLAN.apply(state, event)
-    except ApiProblem as problem:
-        return canonical({"status": problem.status, "code": problem.code, "detail": problem.detail})
-    except RuleError as error:
-        return canonical(
-            {"status": error.status, "code": error.code, "detail": error.detail, "rule": error.rule}
-        )
-    reveals = MAGELLAN.reveals_hidden_chance(state, after)
-    return canonical(
-        {
-            "status": 201,
-            # A server draw that turns a card face up is revealed by the rules themselves (a digital
-            # Cook B pull lands face up on the discard pile): compare that it was accepted, not what.
-            "view": None if reveals and event["type"] == "cook_pull" else MAGELLAN.public_view(after),
-            "legal": None if reveals and event["type"] == "cook_pull" else MAGELLAN.legal_actions(after),
-            "log": MAGELLAN.public_event(event, MAGELLAN.normalize_options({})),
-        }
+def row(state: MagellanState, names: list[dict[str, str]], version: int) -> TableRow:
+    """The table row the store would hold for `state` at log position `version`."""
+    return TableRow(
+        id=TABLE_ID,
+        game="magellan",
+        players=names,
+        options=options_json(state.options),
+        seed=state.seed,
+        seed_public=False,
+        version=version,
+        head=version,
+        state=MAGELLAN.dump(state),
+        finished=MAGELLAN.result(state) is not None,
+        created_at=AT,
+        updated_at=AT,
     )
 
 
-def candidates(state: MagellanState, rng: random.Random) -> list[dict[str, Any]]:
-    """Events a requester might send: every listed action with varied values, plus hostile ones."""
+def shown(state: MagellanState, names: list[dict[str, str]], version: int) -> str:
+    """GET /api/tables/{id}: the body and its ETag."""
+    return canonical({"body": table_view(row(state, names, version)), "etag": etag_for(TABLE_ID, version)})
+
+
+def answer(
+    state: MagellanState,
+    event: Event,
+    holder: int | None,
+    names: list[dict[str, str]],
+    options: dict[str, Any],
+    preview: bool,
+) -> str:
+    """What the table store answers `holder` (None: the write token; n: seat n's own token) for a
+    preview or an append of `event` at log position 7."""
+    try:
+        after = decide(MAGELLAN, state, names, event, holder, preview)
+    except ApiProblem as problem:
+        return canonical([problem.status, problem.code, problem.detail, problem.extra])
+    except RuleError as error:
+        return canonical([error.status, error.code, error.detail, error.rule])
+    table = json.loads(shown(after, names, 8))
+    if event.get("type") == "cook_pull" and MAGELLAN.reveals_hidden_chance(state, after):
+        # Cook B, digital: the server pulls a random hand card and the rules lay it face up on the
+        # discard pile (MG-8) — that card is meant to be seen; everything else must not differ.
+        table["body"]["state"]["money"]["discard"] = "the pulled card, face up"
+    log = _public_events(MAGELLAN, table["body"]["finished"], options)("game", dict(event))
+    return canonical({"status": 200 if preview else 201, "table": table, "log": log})
+
+
+def candidates(state: MagellanState, rng: random.Random) -> list[Event]:
+    """Events a requester might send: every listed action with varied values, plus hostile ones —
+    payments, slides, pulls, swaps and draws with arbitrary cards, for every seat, and over-high bids."""
     legal = MAGELLAN.legal_actions(state)
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     seats = range(len(state.players))
     for actor in legal["actors"]:
         seat = actor["seat"]
@@ -69,41 +114,47 @@ def candidates(state: MagellanState, rng: random.Random) -> list[dict[str, Any]]
             base = {"type": kind, "seat": seat}
             if kind == "bid":
                 events += [{**base, "amount": a} for a in (action["min"], action["min"] + 3, 45, 60)]
-            elif kind in ("pay",):
-                events += [
-                    {**base, "cards": sorted(rng.choices(MONEY_VALUES, k=rng.randint(1, 4)))}
-                    for _ in range(3)
-                ]
-            elif kind in ("slide", "cook_pull", "pizarro_draw"):
-                events += [{**base, "value": v} for v in (1, 5, 9)] + [base]
-            elif kind == "swap":
-                events += [{**base, "discard": d, "draw": 3} for d in (1, 5, 9)] + [{**base, "discard": 2}]
-            elif kind == "draw":
-                events += [{**base, "cards": [v]} for v in (1, 5, 9)]
+                events.append({"type": "bid", "amount": action["min"]})  # no seat named
             elif kind == "vasco_part":
                 events += [
                     {**base, **{k: v for k, v in o.items() if k != "draws" and v is not None}}
                     for o in action["options"]
                 ]
-            else:
+            elif kind not in ("pay", "slide", "cook_pull", "swap", "draw", "pizarro_draw", "reveal"):
                 events.append(base)
-    events += [{"type": "bid", "amount": 50, "seat": s} for s in seats]
-    events += [{"type": "pay", "cards": [9, 9, 9], "seat": s} for s in seats]
-    events += [{"type": "veto", "seat": s} for s in seats] + [{"type": "pass"}]
+            elif kind == "reveal":
+                events += [{**base, "explorer": e} for e in action["explorers"]]
+    for seat in [*seats, None]:
+        named = {} if seat is None else {"seat": seat}
+        events += [{"type": "bid", "amount": a, **named} for a in (1, 50)]
+        events += [
+            {"type": "pay", "cards": sorted(rng.choices(MONEY_VALUES, k=rng.randint(1, 4))), **named}
+            for _ in range(2)
+        ]
+        events += [{"type": "pay", "cards": [9, 9, 9], **named}]
+        events += [{"type": "slide", "value": v, **named} for v in (1, 5, 9)]
+        events += [{"type": "cook_pull", "value": v, **named} for v in (2, 8)]
+        events += [{"type": "cook_pull", **named}]
+        events += [{"type": "swap", "discard": d, "draw": 3, **named} for d in (1, 9)]
+        events += [{"type": "swap", "discard": 4, **named}]
+        events += [{"type": "draw", "cards": cards, **named} for cards in ([1], [9], [5, 5])]
+        events += [{"type": "veto", **named}, {"type": "pass", **named}, {"type": "end_swaps", **named}]
     return events
 
 
-def twin(state: MagellanState, rng: random.Random) -> tuple[MagellanState, set[int]] | None:
-    """The same state with one card swapped between two closed hands, or None if there is none."""
-    seats = [s for s, p in enumerate(state.players) if p.hand and not p.hand_open]
+def _closed(state: MagellanState) -> list[int]:
+    return [s for s, p in enumerate(state.players) if p.hand and not p.hand_open]
+
+
+def twin_hands(state: MagellanState, rng: random.Random) -> tuple[MagellanState, set[int]] | None:
+    """One card swapped between two closed hands."""
+    seats = _closed(state)
     rng.shuffle(seats)
     for x in seats:
         for y in seats:
-            if x == y:
-                continue
             hx, hy = list(state.players[x].hand), list(state.players[y].hand)
             pairs = [(i, j) for i in range(len(hx)) for j in range(len(hy)) if hx[i] != hy[j]]
-            if not pairs:
+            if x == y or not pairs:
                 continue
             i, j = rng.choice(pairs)
             hx[i], hy[j] = hy[j], hx[i]
@@ -114,46 +165,108 @@ def twin(state: MagellanState, rng: random.Random) -> tuple[MagellanState, set[i
     return None
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(
-    count=st.integers(3, 6),
-    chance=st.sampled_from(["physical", "digital"]),
-    sides=st.integers(0, 63),
-    seed=st.integers(0, 2**31),
-    steps=st.integers(0, 160),
-)
-def test_hidden_cards_never_change_an_answer_to_anyone_without_their_token(
-    count: int, chance: str, sides: int, seed: int, steps: int
-) -> None:
+def twin_stack(state: MagellanState, rng: random.Random) -> tuple[MagellanState, set[int]] | None:
+    """Digital: a card of a closed hand swapped with a different card of the (face-down) draw stack."""
+    if not state.digital:
+        return None
+    seats = _closed(state)
+    rng.shuffle(seats)
+    for x in seats:
+        hand, draw = list(state.players[x].hand), list(state.draw)
+        pairs = [(i, j) for i in range(len(hand)) for j in range(len(draw)) if hand[i] != draw[j]]
+        if not pairs:
+            continue
+        i, j = rng.choice(pairs)
+        hand[i], draw[j] = draw[j], hand[i]
+        others = list(state.players)
+        others[x] = replace(others[x], hand=tuple(sorted(hand)))
+        return replace(state, players=tuple(others), draw=tuple(draw)), {x}
+    return None
+
+
+def twin_order(state: MagellanState, rng: random.Random) -> tuple[MagellanState, set[int]] | None:
+    """Digital: the same draw stack in another order."""
+    draw = list(state.draw)
+    rng.shuffle(draw)
+    if not state.digital or tuple(draw) == state.draw:
+        return None
+    return replace(state, draw=tuple(draw)), set()
+
+
+TWINS = {"hands": twin_hands, "stack": twin_stack, "order": twin_order}
+
+
+def _head(state: MagellanState) -> str:
+    card = state.card
+    return card.todo[0] if state.stage == "sale" and card is not None and card.todo else ""
+
+
+STOPS = {
+    "reveal": lambda s: s.stage == "reveal",
+    "auction": lambda s: s.stage == "auction",
+    "sale": lambda s: s.stage == "sale",
+    "pay": lambda s: _head(s) == "pay",
+    "draw": lambda s: s.stage == "phase_end" and any(s.phase_end.due) or _head(s) == "draw",
+    "swap": lambda s: s.stage == "phase_end" and any(s.phase_end.swaps) and not any(s.phase_end.due),
+}
+
+
+def play_to(
+    count: int, chance: str, sides: int, seed: int, skip: int, stop: str
+) -> tuple[MagellanState, Any, Any]:
+    """A random ledger game: `skip` random events, then on until the game is at `stop` (or scoring)."""
     names = players(count)
     options = MAGELLAN.normalize_options(
         {"depth": "ledger", "chance": chance, "sides": dict(sides_from(sides)), "board_sheet": TEST_SHEET}
     )
     state = MAGELLAN.new_game(names, options, seed)
     rng = random.Random(seed)
-    for _ in range(steps):
-        if state.stage in ("scoring", "finished"):
-            break
+    done = 0
+    while state.stage not in ("scoring", "finished") and (done < skip or not STOPS[stop](state)):
         state = MAGELLAN.apply(state, random_event(state, rng))
+        done += 1
+    return state, names, options
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    count=st.integers(3, 6),
+    chance=st.sampled_from(["physical", "digital"]),
+    sides=st.integers(0, 63),
+    seed=st.integers(0, 2**31),
+    skip=st.integers(0, 150),
+    stop=st.sampled_from(sorted(STOPS)),
+    kind=st.sampled_from(sorted(TWINS)),
+)
+def test_hidden_cards_never_change_an_answer_to_anyone_without_their_token(
+    count: int, chance: str, sides: int, seed: int, skip: int, stop: str, kind: str
+) -> None:
+    state, names, options = play_to(count, chance, sides, seed, skip, stop)
     if state.stage in ("scoring", "finished"):  # MG-10: every hand is counted openly from here
         return
-    made = twin(state, rng)
+    rng = random.Random(seed ^ skip)
+    made = TWINS[kind if state.digital else "hands"](state, rng)
     if made is None:
         return
     other, secret_seats = made
-    assert MAGELLAN.private_view(state, min(secret_seats)) != MAGELLAN.private_view(other, min(secret_seats))
-    # Everything anyone reads …
-    assert canonical(MAGELLAN.public_view(state)) == canonical(MAGELLAN.public_view(other))
-    assert canonical(MAGELLAN.legal_actions(state)) == canonical(MAGELLAN.legal_actions(other))
-    # … and every answer to every event, for the write token and every other seat's own token.
+    chance_kind = f"{'digital' if state.digital else 'physical'} {kind if state.digital else 'hands'}"
+    note_case(f"{chance_kind} twins, {state.stage} {_head(state)}")
+    assert MAGELLAN.dump(state) != MAGELLAN.dump(other)
+    # Everything anyone reads: the table (state, legal actions, result, seed) and its ETag …
+    assert shown(state, names, 7) == shown(other, names, 7)
+    # … and every answer to every event, previewed or appended, for the write token and the own token
+    # of every seat whose cards are the same in both.
     requesters = [None, *(s for s in range(count) if s not in secret_seats)]
     for event in candidates(state, rng):
         for holder in requesters:
-            assert answer(state, event, holder, names) == answer(other, event, holder, names), (event, holder)
+            for preview in (True, False):
+                assert answer(state, event, holder, names, options, preview) == answer(
+                    other, event, holder, names, options, preview
+                ), (event, holder, preview)
 
 
 def test_the_twins_are_told_apart_by_the_owner() -> None:
-    """The check has teeth: the owner's own answers do differ (their bid limit, their payments)."""
+    """The check has teeth: the owner's own answers and own view do differ (their bid limit)."""
     names = players(3)
     options = MAGELLAN.normalize_options({"depth": "ledger", "chance": "digital", "board_sheet": TEST_SHEET})
     state = MAGELLAN.new_game(names, options, 5)
@@ -166,7 +279,10 @@ def test_the_twins_are_told_apart_by_the_owner() -> None:
     poorer[bidder] = replace(poorer[bidder], hand=(1, 1, 1, 1, 1, 1, 1, 1, 1))
     other = replace(state, players=tuple(poorer))
     bid = {"type": "bid", "amount": 30, "seat": bidder}
-    assert answer(state, bid, bidder, names) != answer(other, bid, bidder, names)
-    assert answer(state, bid, None, names) == answer(other, bid, None, names)
-    with pytest.raises(ApiProblem):
+    for holder, alike in ((bidder, False), (None, True), ((bidder + 1) % 3, True)):
+        mine, theirs = (answer(s, bid, holder, names, options, True) for s in (state, other))
+        assert (mine == theirs) is alike, holder
+    assert MAGELLAN.private_view(state, bidder) != MAGELLAN.private_view(other, bidder)
+    with pytest.raises(ApiProblem) as refused:
         refuse_unless_owner(MAGELLAN, state, names, bid, None)
+    assert refused.value.code == "seat-token-required" and refused.value.extra == {"seat": bidder}
