@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -99,9 +99,14 @@ def _row(mapping: Mapping[str, Any]) -> TableRow:
         head=mapping["head"],
         state=mapping["state"],
         finished=bool(mapping["finished"]),
-        created_at=mapping["created_at"],
-        updated_at=mapping["updated_at"],
+        created_at=_utc(mapping["created_at"]),
+        updated_at=_utc(mapping["updated_at"]),
     )
+
+
+def _utc(moment: datetime) -> datetime:
+    """Stored in UTC; SQLite hands it back without its zone (RFC 3339 answers need the offset)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _public_events(
@@ -351,7 +356,11 @@ class TableStore:
                         return Appended(prior, table, replayed=True)
             raise StaleVersion(table, expected_version) from None
         self.on_commit(table_id, seq)
-        return Appended(seq, self.get(table_id), replayed=False)
+        # The row as this transaction wrote it: no second read of the table.
+        written = replace(
+            table, version=seq, head=step.head_after, state=step.state, finished=step.finished, updated_at=now
+        )
+        return Appended(seq, written, replayed=False)
 
     def preview(
         self, table_id: str, event: Mapping[str, Any], expected_version: int | None, token: str | None = None
