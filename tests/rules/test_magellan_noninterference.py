@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note_case
 from hypothesis import strategies as st
@@ -42,6 +44,7 @@ from api.rules.magellan.state import MagellanState
 from api.tables.secrecy import decide, refuse_unless_owner
 from api.tables.store import TableRow, _public_events
 from api.tables.views import table_view
+from tests.api.table_client import TableDriver
 from tests.rules.magellan_support import TEST_SHEET, players, random_event, sides_from
 
 TABLE_ID = "twinTwinTwinTwin"
@@ -286,3 +289,107 @@ def test_the_twins_are_told_apart_by_the_owner() -> None:
     with pytest.raises(ApiProblem) as refused:
         refuse_unless_owner(MAGELLAN, state, names, bid, None)
     assert refused.value.code == "seat-token-required" and refused.value.extra == {"seat": bidder}
+
+
+# --- the same through HTTP: two real tables ------------------------------------------------------------
+
+STAMP = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(?:[+-]\d\d:\d\d|Z)?")
+
+
+def _http_candidates(table: dict[str, Any]) -> list[Event]:
+    """What someone might send now: each listed action, and hand probes for every seat."""
+    events: list[Event] = []
+    for actor in table["legal_actions"]["actors"]:
+        for action in actor["actions"]:
+            base = {"type": action["type"], "seat": actor["seat"]}
+            if action["type"] == "bid":
+                events += [{**base, "amount": a} for a in (action["min"], 44, 46, 51)]
+            elif action["type"] == "reveal":
+                events += [{**base, "explorer": e} for e in action["explorers"][:2]]
+            elif action["type"] in ("pass", "veto"):
+                events.append(base)
+    for seat in (None, 0):
+        named = {} if seat is None else {"seat": seat}
+        events += [{"type": "pay", "cards": cards, **named} for cards in ([3], [8], [3, 8], [8, 8])]
+        events += [{"type": "slide", "value": v, **named} for v in (3, 8)]
+        events += [{"type": "draw", "cards": [v], **named} for v in (3, 8)]
+        events += [{"type": "bid", "amount": 47, **named}, {"type": "swap", "discard": 8, "draw": 3, **named}]
+    return events
+
+
+@pytest.mark.parametrize("sides", [{}, {"magellan": "B"}])
+def test_two_real_tables_differing_only_in_a_typed_vasco_draw_answer_alike(
+    client: FlaskClient, sides: dict[str, str]
+) -> None:
+    """Ledger depth, physical chance: Red types in the card drawn for Vasco da Gama (MG-8) — a 3 at one
+    table, an 8 at the other — and the tables then go on alike. Every answer to anyone without Red's
+    token is the same at both tables, request by request, with the table id and clock times blanked."""
+    options = {"depth": "ledger", "chance": "physical", "board_sheet": TEST_SHEET, "sides": sides}
+    twins = [TableDriver.create(client, game="magellan", players=players(3), options=options) for _ in "AB"]
+    red = 0
+
+    def send(method: str, twin: TableDriver, path: str, token: str | None, body: Any = None) -> str:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        answer = client.open(f"/api/tables/{twin.id}{path}", method=method, json=body, headers=headers)
+        text = STAMP.sub("<time>", answer.get_data(as_text=True).replace(twin.id, "<id>"))
+        return f"{answer.status_code} {answer.headers.get('ETag', '').replace(twin.id, '<id>')} {text}"
+
+    def alike(method: str, path: str, holder: str | int | None, body: Any = None) -> str:
+        """The same request at both tables (as `holder`: "write", a seat, or no token) → one answer."""
+        answers = []
+        for twin in twins:
+            tokens = {"write": twin.token, None: None} | {s["seat"]: s["token"] for s in twin.seats}
+            token = tokens[holder]
+            answers.append(send(method, twin, path, token, body))
+        assert answers[0] == answers[1], (method, path, holder, body)
+        return answers[0]
+
+    def probe() -> None:
+        for path in ("", "/events"):
+            alike("GET", path, None)
+        for seat in (1, 2):
+            alike("GET", f"/seats/{seat}", seat)
+        version = twins[0].table["version"]
+        for event in _http_candidates(twins[0].table):
+            body = {"expected_version": version, "event": event}
+            for holder in (None, "write", 1, 2):
+                if not alike("POST", "/preview", holder, body).startswith("200") and holder is not None:
+                    assert not alike("POST", "/events", holder, body).startswith("201")
+
+    def play(event: Event, seat: int | None = None, *, secret: list[Any] | None = None) -> None:
+        """One event at both tables (as `seat`, else with the write token); `secret`: the typed cards,
+        one per table. Once the tables differ, everything is probed before each event."""
+        if twins[0].own_view(red) != twins[1].own_view(red):
+            probe()
+        answers = []
+        for twin, cards in zip(twins, secret or [None, None], strict=True):
+            answer = twin.post(event if cards is None else {**event, "cards": cards}, seat=seat)
+            assert answer.status_code == 201, answer.get_json()
+            twin.table = answer.get_json()["table"]
+            answers.append(STAMP.sub("<time>", answer.get_data(as_text=True).replace(twin.id, "<id>")))
+        assert answers[0] == answers[1], event
+
+    play({"type": "reveal", "explorer": "vasco"})
+    play({"type": "bid", "amount": 2, "seat": red}, red)
+    play({"type": "pass", "seat": 1})
+    play({"type": "pass", "seat": 2})
+    play({"type": "pay", "cards": [2], "seat": red}, red)
+    play({"type": "draw", "seat": red}, red, secret=[[3], [8]])  # the one difference
+    hands = [[1, 3, 3, 4, 5, 6, 7, 8, 9], [1, 3, 4, 5, 6, 7, 8, 8, 9]]
+    assert [t.own_view(red)["hand"] for t in twins] == hands
+    play({"type": "reveal", "explorer": "columbus"})
+    play({"type": "pass", "seat": red})
+    play({"type": "bid", "amount": 1, "seat": 1}, 1)
+    play({"type": "pass", "seat": 2})
+    play({"type": "pay", "cards": [1], "seat": 1}, 1)
+    play({"type": "reveal", "explorer": "magellan"})
+    play({"type": "pass", "seat": 1})
+    play({"type": "pass", "seat": 2})
+    play({"type": "bid", "amount": 4, "seat": red}, red)
+    play({"type": "pay", "cards": [4] if sides else [4, 9], "seat": red}, red)
+    slide = {"type": "slide", "value": 4 if sides else 8, "seat": red}
+    play(slide, red if not sides else None)  # side B slides from the payment, face up: anyone records it
+    probe()
+    log = client.get(f"/api/tables/{twins[0].id}/events").get_json()["events"]
+    assert log[-1]["event"] == (slide if sides else {**slide, "value": "hidden"})
+    assert twins[0].own_view(red)["hand"] != twins[1].own_view(red)["hand"]  # the twins do differ
