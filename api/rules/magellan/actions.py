@@ -71,9 +71,11 @@ def _auction(b: _Builder) -> str:
     else:
         first = starter(state)
         why = "the auctioneer" if state.last_winner is None else "the winner of the last card"
+        rules = "MG-4"
         if first != seat:
-            why = f"the first player clockwise from {state.name(first)} ({why}) who may bid (MG-5)"
-        reason = f"opens the bidding for {name} as {why} (MG-4)"
+            why = f"the first player clockwise from {state.name(first)} ({why}) who may bid"
+            rules = "MG-4, MG-5"
+        reason = f"opens the bidding for {name} as {why} ({rules})"
     b.actor(seat, reason, actions)
     if not card.has_bid and state.deck.size > 0:
         for holder, player in enumerate(state.players):
