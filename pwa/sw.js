@@ -7,7 +7,7 @@
 //   banner and never treats it as fresh). Writes (POST), exports and a player's own view
 //   (…/seats/<n>, the secret hand) are never touched: nothing private is kept in the cache.
 
-const CACHE_VERSION = "v6";
+const CACHE_VERSION = "v7";
 const SHELL_CACHE = `kibitz-shell-${CACHE_VERSION}`;
 const API_CACHE = `kibitz-api-${CACHE_VERSION}`;
 

@@ -23,7 +23,9 @@ class Game(Protocol):
         """Return the next state, or raise IllegalMove / MalformedEvent; never mutate `state`."""
 
     def legal_actions(self, state: Any) -> JSON:
-        """What may happen next and who decides it."""
+        """What may happen next and who decides it — the public part, shown to everyone: it never
+        depends on a hidden card (no limit a secret hand sets, no options drawn from it). What only
+        one seat may know about its own options goes into that seat's `private_view`."""
 
     def public_view(self, state: Any) -> JSON:
         """The state as players may see it (no hidden deck order or seed-derived secrets)."""
@@ -41,7 +43,8 @@ class Game(Protocol):
         """Options with defaults filled in; raise InvalidSetup for unknown or bad ones."""
 
     def private_view(self, state: Any, seat: int) -> JSON | None:
-        """What only `seat` may see (e.g. the own hand), or None in a game without secrets."""
+        """What only `seat` may see (the own hand, face-down cards, and the private extras of its legal
+        actions, e.g. its bid limit), or None in a game without secrets."""
 
     def public_event(self, event: Mapping[str, Any], options: Mapping[str, Any]) -> JSON:
         """The event as anyone with the table id may read it in the log of an unfinished game

@@ -300,3 +300,46 @@ def test_end_screen(live_server: str, phone_page: Any) -> None:
     expect(page.get_by_test_id("rules-link")).to_have_attribute("href", "rules/mahe.de.html")
     why = page.get_by_test_id("why-result").get_attribute("href")
     assert why == "rules/mahe.de.html#decision-MA-10"
+
+
+def test_egg_cards_lie_face_down_and_my_own_link_shows_mine(live_server: str, new_phone: Any) -> None:
+    """MA-7 Decision: the shared scoreboard counts the won cards (face down, no eggs); a phone opened
+    with a player's own link shows that player's values and eggs; nobody else's."""
+    four = [
+        {"name": n, "colours": [c]}
+        for n, c in (("Martin", "red"), ("Eva", "yellow"), ("David", "darkblue"), ("Andrea", "green"))
+    ]
+    table = ApiTable(live_server, "mahe", four, PHYSICAL)
+    table.post({"type": "reveal_card", "value": 3})
+    for card in (5, 1):  # Martin moves (2 + 1 + 4) × 3 = 21 fields and takes the face-up card (MA-7)
+        for value in (2, 1, 4):
+            table.post({"type": "die", "value": value})
+        table.post({"type": "reveal_card", "value": card})
+        for _ in range(3):  # the others bust: 6 then 6 is over 7 (MA-6)
+            for value in (6, 6):
+                table.post({"type": "die", "value": value})
+    assert table.state["players"][0]["cards"] is None and table.state["players"][0]["card_count"] == 2
+
+    martin = new_phone()
+    martin.goto(f"{table.seat_link(0)}&k={table.token}")
+    expect(martin.get_by_test_id("my-seat")).to_have_text("You are Martin")
+    own = martin.get_by_test_id("card-list-0")
+    expect(own).to_have_attribute("data-own", "true")
+    expect(own).to_have_text("35")
+    expect(martin.get_by_test_id("eggs-0")).to_have_text("8")
+    expect(martin.get_by_test_id("cards-0")).to_have_text("2")
+    assert_no_horizontal_scroll(martin)
+
+    # The phone the table was made on: the join link and every player's own link, nobody's seat — it
+    # lies in the middle of the table, so it shows no values.
+    shared = new_phone()
+    table.hand_seat_links_to(shared)
+    shared.goto(table.link)
+    expect(shared.get_by_test_id("cards-0")).to_have_text("2")
+    expect(shared.get_by_test_id("eggs-0")).to_have_text("–")
+    expect(shared.get_by_test_id("card-list-0")).to_have_text("??")
+    expect(shared.get_by_test_id("card-list-0")).not_to_have_attribute("data-own", "true")
+
+    # Its share sheet lists the players' own links at a Mahé table too.
+    tap(shared, "share")
+    expect(shared.get_by_test_id("seat-link-0")).to_contain_text("Martin")

@@ -208,3 +208,40 @@ def test_pay_pad_offers_only_my_cards(live_server: str, new_phone: Callable[...,
     tap(page, "mg-pay")
     confirm(page, "Tom pays 4")
     expect(page.get_by_test_id("my-hand")).to_have_attribute("data-cards", "1,2,5,6,7,8,9")
+
+
+def test_my_own_phone_knows_my_bid_limit(live_server: str, new_phone: Callable[..., Any]) -> None:
+    """MG-6: what a hand can pay is its owner's secret. The shared bar offers the bid without a limit;
+    my own phone (my link with the write link) stops at what my hand can pay, records my bid with my
+    own seat token, and says when only a pass is left."""
+    table = ledger_table(live_server)  # the server turns up Marco Polo: nothing to keep in hand
+    table.post({"type": "bid", "amount": 40})  # Eva, from her own phone
+
+    tom = new_phone()
+    tom.goto(f"{table.seat_link(1)}&k={table.token}")
+    expect(tom.get_by_test_id("mg-bid-amount")).to_have_text("41")
+    for _ in range(6):
+        if tom.get_by_test_id("mg-bid-plus").is_enabled():
+            tap(tom, "mg-bid-plus")
+    expect(tom.get_by_test_id("mg-bid-amount")).to_have_text("45")  # 1 + 2 + … + 9 (MG-3)
+    expect(tom.get_by_test_id("mg-bid-plus")).to_be_disabled()
+
+    shared = new_phone()  # the write link alone: nobody's hand, no limit
+    shared.goto(table.link)
+    for _ in range(6):
+        tap(shared, "mg-bid-plus")
+    expect(shared.get_by_test_id("mg-bid-amount")).to_have_text("47")
+    expect(shared.get_by_test_id("mg-bid-plus")).to_be_enabled()
+
+    tap(tom, "mg-bid")
+    confirm(tom, "45")
+    expect(tom.get_by_test_id("mg-bidder-1")).to_contain_text("45")
+    assert table.refresh()["state"]["card"]["high_bid"] == 45
+
+    ann = new_phone()
+    ann.goto(f"{table.seat_link(2)}&k={table.token}")
+    expect(ann.get_by_test_id("prompt")).to_contain_text("Ann cannot bid more: pass.")
+    expect(ann.get_by_test_id("mg-cannot-afford")).to_contain_text("Ann cannot pay 46 for Marco Polo")
+    expect(ann.get_by_test_id("mg-bid")).to_have_count(0)
+    expect(ann.get_by_test_id("mg-pass")).to_be_visible()
+    expect(shared.get_by_test_id("mg-bid-amount")).to_have_text("46")  # the shared phone still offers it

@@ -28,9 +28,9 @@ export function seatLink(tableId, seat, seatToken) {
   return `${location.origin}/#/t/${encodeURIComponent(tableId)}?s=${seat}&sk=${encodeURIComponent(seatToken)}`;
 }
 
-/** Do the players need their own links at this table (secret hands the server keeps)? */
+/** Do the players need their own links at this table (secret hands, or Mahé's face-down egg cards, MA-7)? */
 export function needsSeatLinks(table) {
-  return table?.game === "magellan" && table?.options?.depth === "ledger";
+  return (table?.game === "magellan" && table?.options?.depth === "ledger") || table?.game === "mahe";
 }
 
 /** The system share sheet; false when there is none or it failed (AbortError counts as done). */

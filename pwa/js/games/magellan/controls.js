@@ -219,9 +219,15 @@ function bidBody(table, ui, env) {
       ),
     );
   }
-  body.push(prompt(bid ? t("magellan.bar.bid_prompt", { name: playerName(state, seat), min: bid.min }) : t("magellan.bar.pass_only", { name: playerName(state, seat) })));
-  if (bid) {
-    const max = bid.max ?? null;
+  // Ledger: what a hand can pay is its owner's secret (MG-6); my own phone knows my limit.
+  const ownMax = env.bidMaxOf ? env.bidMaxOf(seat) : null;
+  const canBid = !!bid && !(ownMax !== null && ownMax < bid.min);
+  body.push(prompt(canBid ? t("magellan.bar.bid_prompt", { name: playerName(state, seat), min: bid.min }) : t("magellan.bar.pass_only", { name: playerName(state, seat) })));
+  if (bid && !canBid) {
+    body.push(h("p", { class: "small muted", testid: "mg-cannot-afford" }, t("magellan.note.cannot_afford", { name: playerName(state, seat), min: bid.min, explorer: explorerName(card.explorer) }), " ", whyLink("MG-6", "why-cannot-afford")));
+  }
+  if (canBid) {
+    const max = bid.max ?? ownMax;
     const value = Math.max(bid.min, max === null ? ui.bid ?? bid.min : Math.min(max, ui.bid ?? bid.min));
     body.push(
       h(

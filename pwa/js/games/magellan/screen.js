@@ -116,6 +116,13 @@ export function createScreen(container, ctl) {
     },
     /** My cards for a pad when `seat` is me at a ledger table, else null (see mine.js). */
     handOf: (seat) => (current ? handFor(current, ctl, seat) : null),
+    /** My bid limit (MG-6) when `seat` is me, from my own view of this very version; else null. */
+    bidMaxOf: (seat) => {
+      const mine = ctl.mine;
+      if (!current || !mine || mine.seat !== seat || mine.status !== "fresh" || mine.version !== current.version) return null;
+      const max = mine.view?.actions?.bid_max;
+      return Number.isInteger(max) ? max : null;
+    },
     propose,
     quickEntry: () => openQuickEntry(ctl),
     openSheetForm: openForm,

@@ -1,37 +1,43 @@
 // Eggs and cards per player (MA-10 counts eggs; cards break ties; the beach counts as a card).
+// MA-7 Decision: won cards lie face down — the shared view gives how many; a phone opened with a
+// player's own link shows that player's values and eggs (their own view); the end shows them all.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { panel } from "../../ui/panel.js";
 import { swatch } from "./status.js";
 
-export function scoreboard(table) {
+/** The own view of `seat` on this phone, when it is current ({cards, eggs}), else null. */
+function ownCards(table, mine, seat) {
+  if (!mine || mine.seat !== seat || mine.status !== "fresh" || mine.version !== table.version) return null;
+  const view = mine.view;
+  return view && Array.isArray(view.cards) ? view : null;
+}
+
+function cardList(p, own) {
+  const cards = p.cards ?? own?.cards ?? null;
+  const shown = cards
+    ? cards.map((v) => h("span", { class: ["mini-card", !p.cards && "mini-own"], title: p.cards ? null : t("mahe.own_card") }, String(v)))
+    : Array.from({ length: p.card_count - (p.beach ? 1 : 0) }, () => h("span", { class: "mini-card mini-face-down", title: t("mahe.face_down") }, "?"));
+  return h("div", { class: "card-list", testid: `card-list-${p.seat}`, "data-own": own && !p.cards ? "true" : null }, ...shown, p.beach ? h("span", { class: "mini-card mini-beach", title: t("mahe.beach") }, "7") : null);
+}
+
+/** mine: this phone's seat and its own view ({seat, view, version, status}), or null. */
+export function scoreboard(table, mine = null) {
   const { state } = table;
   const winners = new Set(table.result?.winners || state.result?.winners || []);
   const current = state.phase === "finished" ? null : state.turn?.seat;
-  const rows = state.players.map((p) =>
-    h(
+  const rows = state.players.map((p) => {
+    const own = ownCards(table, mine, p.seat);
+    const eggs = p.eggs ?? own?.eggs ?? null;
+    return h(
       "tr",
       { class: [p.seat === current && "is-turn", winners.has(p.seat) && "is-winner"], testid: `score-seat-${p.seat}` },
       h("th", { scope: "row" }, h("span", { class: "swatches" }, ...p.colours.map(swatch)), " ", p.name),
-      // MA-7 Decision: won cards lie face down; the eggs show once the game is over.
-      h("td", { class: "num", testid: `eggs-${p.seat}` }, p.eggs === null || p.eggs === undefined ? "–" : String(p.eggs)),
+      h("td", { class: "num", testid: `eggs-${p.seat}` }, eggs === null ? "–" : String(eggs)),
       h("td", { class: "num", testid: `cards-${p.seat}` }, String(p.card_count ?? (p.cards?.length ?? 0) + (p.beach ? 1 : 0))),
-      h(
-        "td",
-        { class: "card-cell" },
-        h(
-          "div",
-          { class: "card-list" },
-          ...(p.cards
-            ? p.cards.map((v) => h("span", { class: "mini-card" }, String(v)))
-            : Array.from({ length: p.card_count - (p.beach ? 1 : 0) }, () =>
-                h("span", { class: "mini-card mini-face-down", title: t("mahe.face_down") }, "?"),
-              )),
-          p.beach ? h("span", { class: "mini-card mini-beach", title: t("mahe.beach") }, "7") : null,
-        ),
-      ),
-    ),
-  );
+      h("td", { class: "card-cell" }, cardList(p, own)),
+    );
+  });
   return panel(
     { title: t("mahe.scoreboard") },
     h(

@@ -26,6 +26,10 @@ export function createScreen(container, ctl) {
     },
   };
 
+  function renderInfo(table) {
+    infoHost.replaceChildren(...[lastMove(table.state), scoreboard(table, ctl.mine)].filter(Boolean));
+  }
+
   function renderBar(table) {
     bar.el.replaceChildren(renderControls(table, ctl, ui));
   }
@@ -39,8 +43,12 @@ export function createScreen(container, ctl) {
       }
       board.update(table);
       resultHost.replaceChildren(...[table.finished ? resultPanel(table, ctl.id) : null].filter(Boolean));
-      infoHost.replaceChildren(...[lastMove(table.state), scoreboard(table)].filter(Boolean));
+      renderInfo(table);
       renderBar(table);
+    },
+    /** My seat's own view changed (fetched, or the link was refused): my face-down cards (MA-7). */
+    updateMine() {
+      if (current) renderInfo(current);
     },
     destroy() {
       bar.destroy();
