@@ -71,7 +71,7 @@ def _still_answers(base: str) -> None:
     assert health_seconds < 1.0 and append_seconds < 1.0, (health_seconds, append_seconds)
 
 
-def test_two_hundred_stalled_clients_do_not_block_health_or_appends(server: GunicornProcess) -> None:
+def _answers_while_stalled(server: GunicornProcess) -> None:
     held = _slow_connections(server.port, SLOW_CONNECTIONS)
     try:
         time.sleep(0.5)
@@ -81,17 +81,15 @@ def test_two_hundred_stalled_clients_do_not_block_health_or_appends(server: Guni
             conn.close()
 
 
+def test_two_hundred_stalled_clients_do_not_block_health_or_appends(server: GunicornProcess) -> None:
+    _answers_while_stalled(server)
+
+
 @pytest.mark.postgres
 def test_stalled_clients_on_postgresql(postgres_url: str, tmp_path: Path) -> None:
     """The gevent worker with the PostgreSQL driver (psycopg cooperates once `select` is patched)."""
     with GunicornProcess(postgres_url, tmp_path / "gunicorn.log", env=TEST_LIMITS) as running:
-        held = _slow_connections(running.port, SLOW_CONNECTIONS)
-        try:
-            time.sleep(0.5)
-            _still_answers(running.base)
-        finally:
-            for conn in held:
-                conn.close()
+        _answers_while_stalled(running)
 
 
 def test_a_path_cannot_forge_access_log_lines(server: GunicornProcess) -> None:
