@@ -455,11 +455,12 @@ class TableStore:
                 "write-token-required",
                 "Recording needs the table's write token (the key in the join link) or your seat link.",
             )
-        if token_matches(token, write_hash):
+        # Every stored hash is compared, whichever matches, so timing tells nothing about which.
+        matches = [token_matches(token, stored) for stored in [write_hash, *(seat_hashes or [])]]
+        if matches[0]:
             return None
-        for seat, seat_hash in enumerate(seat_hashes or []):
-            if token_matches(token, seat_hash):
-                return seat
+        if any(matches):
+            return matches.index(True) - 1
         raise ApiProblem(403, "bad-write-token", "This token does not belong to this table.")
 
     @staticmethod

@@ -14,6 +14,9 @@ answer is computed by the very functions the table store uses: `api.tables.secre
 check before the engine, then the engine step; preview or append) and `api.tables.views.table_view`
 on the resulting row, the store's log rendering and the HTTP ETag.
 
+The last test does the same end to end through HTTP with two real tables (ledger depth, physical
+chance) whose only difference is the value Red typed in for a Vasco da Gama draw.
+
 Physical draw stacks are not twinned: a player typing in the card they drew is checked against the
 ledger's draw stack (MG-1), which is every card nobody else holds — that is their own answer, not an
 answer to anyone without their token.
