@@ -12,7 +12,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# Browser-side packages (Pyodide for the phone's referee), pinned in package-lock.json.
+NPM_STAMP := node_modules/.installed-stamp
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NPM_STAMP)
+
+install: $(STAMP) $(NPM_STAMP)
 
 migrate: install
 	$(BIN)/python -m api.db.migrate
@@ -44,4 +50,4 @@ load: install
 	$(BIN)/python -m benchmarks.load
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules var .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,106 +1,28 @@
 // Kibitz service worker.
-// - App shell (HTML, CSS, JS modules, translations, icons, rules pages) is precached on install
-//   and served cache-first, so the app opens offline. Bump CACHE_VERSION whenever a shell file
-//   changes; the new worker then re-downloads everything and deletes the old cache.
+// - Everything the app needs to run offline is precached on install and served cache-first: the app
+//   shell (HTML, CSS, JS modules, translations, icons, rules pages), Pyodide and the rules package
+//   the phone referees with. The server fills in PRECACHE when it serves this file (api/http/bundle.py):
+//   groups of URLs, each with a version that is the hash of its files' contents, so a changed file
+//   always reaches phones and an unchanged ~10 MB referee is never downloaded again.
 // - /api/ GET requests go network-first. A 200 answer is remembered; when the network fails the
 //   remembered copy is returned marked "X-Kibitz-Offline: 1" (the app then shows its offline
 //   banner and never treats it as fresh). Writes (POST), exports and a player's own view
 //   (…/seats/<n>, the secret hand) are never touched: nothing private is kept in the cache.
 
-const CACHE_VERSION = "v7";
-const SHELL_CACHE = `kibitz-shell-${CACHE_VERSION}`;
-const API_CACHE = `kibitz-api-${CACHE_VERSION}`;
-
-const SHELL = [
-  "./",
-  "index.html",
-  "app.js",
-  "manifest.webmanifest",
-  "css/app.css",
-  "css/magellan.css",
-  "i18n/en.json",
-  "i18n/de.json",
-  "icons/icon-192.png",
-  "icons/icon-512.png",
-  "icons/icon-maskable-512.png",
-  "js/api.js",
-  "js/live.js",
-  "js/dom.js",
-  "js/i18n.js",
-  "js/poll.js",
-  "js/router.js",
-  "js/store.js",
-  "js/toast.js",
-  "js/ui/action-bar.js",
-  "js/ui/header.js",
-  "js/ui/panel.js",
-  "js/ui/players-form.js",
-  "js/ui/result-panel.js",
-  "js/ui/sheet.js",
-  "js/ui/share.js",
-  "js/ui/why.js",
-  "js/views/exports.js",
-  "js/views/home.js",
-  "js/views/setup.js",
-  "js/views/table.js",
-  "js/games/registry.js",
-  "js/games/mahe/board.js",
-  "js/games/mahe/colours.js",
-  "js/games/mahe/controls.js",
-  "js/games/mahe/describe.js",
-  "js/games/mahe/index.js",
-  "js/games/mahe/result.js",
-  "js/games/mahe/scoreboard.js",
-  "js/games/mahe/screen.js",
-  "js/games/mahe/setup.js",
-  "js/games/mahe/status.js",
-  "js/games/magellan/board.js",
-  "js/games/magellan/common.js",
-  "js/games/magellan/controls.js",
-  "js/games/magellan/describe.js",
-  "js/games/magellan/index.js",
-  "js/games/magellan/inputs.js",
-  "js/games/magellan/mine.js",
-  "js/games/magellan/panels.js",
-  "js/games/magellan/quick.js",
-  "js/games/magellan/scoring.js",
-  "js/games/magellan/screen.js",
-  "js/games/magellan/setup.js",
-  "js/games/magellan/sheetform.js",
-  "js/games/magellan/sheets.js",
-  "css/mhing.css",
-  "js/games/mhing/api.js",
-  "js/games/mhing/breakdown.js",
-  "js/games/mhing/cards.js",
-  "js/games/mhing/claims.js",
-  "js/games/mhing/controls.js",
-  "js/games/mhing/describe.js",
-  "js/games/mhing/draft.js",
-  "js/games/mhing/entry.js",
-  "js/games/mhing/index.js",
-  "js/games/mhing/rules.js",
-  "js/games/mhing/screen.js",
-  "js/games/mhing/setup.js",
-  "js/games/mhing/standings.js",
-];
-
-// Rules pages come from another part of the project; a missing one must not break the install.
-const RULES = [
-  "rules/rules.css",
-  "rules/mahe.en.html",
-  "rules/mahe.de.html",
-  "rules/magellan.en.html",
-  "rules/magellan.de.html",
-  "rules/mhing.en.html",
-  "rules/mhing.de.html",
-];
+const PRECACHE = self.__PRECACHE__;
+const cacheName = (group) => `kibitz-${group.name}-${group.version}`;
+const SHELL_CACHE = cacheName(PRECACHE.find((group) => group.name === "shell"));
+const API_CACHE = "kibitz-api";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
-      const cache = await caches.open(SHELL_CACHE);
-      await cache.addAll(SHELL.map((url) => new Request(url, { cache: "reload" })));
-      await Promise.all(RULES.map((url) => cache.add(new Request(url, { cache: "reload" })).catch(() => undefined)));
+      for (const group of PRECACHE) {
+        const cache = await caches.open(cacheName(group));
+        const missing = [];
+        for (const url of group.urls) if (!(await cache.match(url))) missing.push(url);
+        await cache.addAll(missing.map((url) => new Request(url, { cache: "reload" })));
+      }
       await self.skipWaiting();
     })(),
   );
@@ -109,7 +31,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      const keep = new Set([SHELL_CACHE, API_CACHE]);
+      const keep = new Set([...PRECACHE.map(cacheName), API_CACHE]);
       for (const name of await caches.keys()) {
         if (name.startsWith("kibitz-") && !keep.has(name)) await caches.delete(name);
       }
@@ -152,16 +74,16 @@ async function apiNetworkFirst(request) {
 }
 
 async function shellCacheFirst(request) {
-  const cache = await caches.open(SHELL_CACHE);
-  const cached = await cache.match(request, { ignoreSearch: request.mode === "navigate" });
+  const cached = await caches.match(request, { ignoreSearch: request.mode === "navigate" });
   if (cached) return cached;
+  const cache = await caches.open(SHELL_CACHE);
   try {
     const response = await fetch(request);
     if (response.ok && response.type === "basic") cache.put(request, response.clone()).catch(() => undefined);
     return response;
   } catch (err) {
     if (request.mode === "navigate") {
-      const shell = await cache.match("./");
+      const shell = await caches.match("./");
       if (shell) return shell;
     }
     throw err;

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
+# 'wasm-unsafe-eval' lets the phone's referee (Pyodide, served from here) compile WebAssembly;
+# it allows no JavaScript eval.
 APP_CSP = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
     "connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; "
     "base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
 )

@@ -56,6 +56,11 @@ class Game(Protocol):
         public information only; None when the event touches nobody's secret. Only that seat's own
         token may record or preview such an event, so nobody else learns anything from a refusal."""
 
+    def open_record(self, options: Mapping[str, Any]) -> bool:
+        """True when the log as the whole table reads it decides every state: no server-drawn
+        chance and no hidden hand. Only such a table can be refereed on a phone, offline too
+        (api.rules.referee); the others need the server, which alone holds their secrets."""
+
     def reveals_hidden_chance(self, before: Any, after: Any) -> bool:
         """True when `after` shows a server-drawn die or card that `before` did not.
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from api.errors import ApiProblem
 from api.rules.errors import RuleError
-from api.tables.replay import replay
+from api.rules.replay import replay
 from api.tables.store import TableRow, require_game
 
 RECORD_FORMAT = "kibitz-record/1"

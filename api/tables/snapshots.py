@@ -7,7 +7,7 @@ it plus at most SNAPSHOT_EVERY - 1 events re-applied — O(k), whatever the log'
 
 "Behind it" follows `prev_head`: the line of play that led to an entry, skipping undone entries. An
 entry right after an undo always keeps its state, so no replay ever has to cross an undo (whose
-restored state may have been reseeded, see api.tables.replay).
+restored state may have been reseeded, see api.rules.replay).
 """
 
 from __future__ import annotations

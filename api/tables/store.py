@@ -23,8 +23,8 @@ from api.errors import ApiProblem, not_found
 from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
 from api.rules.game import Game
 from api.rules.registry import get_game
+from api.rules.replay import RESEED, is_undo, public_undo
 from api.tables.changes import notify_in_transaction
-from api.tables.replay import RESEED, is_undo, public_undo
 from api.tables.secrecy import refuse_unless_owner, secret_owner, step
 from api.tables.snapshots import since_snapshot_after, state_at
 from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.rules.referee import rules_view
 from api.rules.registry import get_game
 from api.tables.store import TableRow
 
@@ -11,9 +12,7 @@ from api.tables.store import TableRow
 def table_view(table: TableRow) -> dict[str, Any]:
     game = get_game(table.game)
     assert game is not None, "stored tables only name registered games"
-    state = game.load(table.state)
-    legal = dict(game.legal_actions(state))
-    legal["undo"] = {"possible": table.head > 0}
+    rules = rules_view(game, game.load(table.state), can_undo=table.head > 0)
     return {
         "id": table.id,
         "game": table.game,
@@ -21,9 +20,9 @@ def table_view(table: TableRow) -> dict[str, Any]:
         "finished": table.finished,
         "players": table.players,
         "options": table.options,
-        "state": game.public_view(state),
-        "legal_actions": legal,
-        "result": game.result(state),
+        "state": rules["state"],
+        "legal_actions": rules["legal_actions"],
+        "result": rules["result"],
         # The seed decides every future server draw, so it is shown only once nothing is left to draw
         # (an undo that reopens the game draws on from a fresh secret seed), or from the start when
         # the creator chose it, so that nobody foresees more than the others.

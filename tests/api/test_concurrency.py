@@ -11,7 +11,7 @@ from flask import Flask
 
 from api.http.context import store
 from api.rules.registry import get_game
-from api.tables.replay import replay
+from api.rules.replay import replay
 from tests.api.table_client import four_players
 from tests.conftest import make_test_app
 

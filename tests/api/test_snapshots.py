@@ -16,7 +16,7 @@ from api.db.migrate import alembic_config, upgrade
 from api.db.schema import events, game_tables
 from api.rules.magellan.game import MAGELLAN
 from api.rules.registry import get_game
-from api.tables.replay import replay
+from api.rules.replay import replay
 from api.tables.snapshots import SNAPSHOT_EVERY, state_at
 from tests.api.table_client import TableDriver
 from tests.conftest import make_test_app

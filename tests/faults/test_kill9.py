@@ -15,7 +15,7 @@ import requests
 from api.app import create_app
 from api.http.context import store
 from api.rules.registry import get_game
-from api.tables.replay import replay
+from api.rules.replay import replay
 from devtools.gunicorn import GunicornProcess
 from tests.api.table_client import four_players
 from tests.api.test_concurrency import pick_event

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from api.rules.mhing.game import MHING
 from api.rules.mhing.state import RECENT_ROUNDS
-from api.tables.replay import replay
+from api.rules.replay import replay
 from tests.api.table_client import TableDriver
 
 PLAYERS = [{"name": n} for n in ("Ann", "Ben", "Cy", "Di")]

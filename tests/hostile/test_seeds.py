@@ -13,7 +13,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from api.rules.mahe.game import MAHE
-from api.tables.replay import replay
+from api.rules.replay import replay
 from tests.api.table_client import TableDriver
 
 BACK = 40  # undos after the end, so that enough of the game is left to draw dice in

@@ -66,6 +66,11 @@ class MagellanGame:
             secret = ()
         return {key: ("hidden" if key in secret else value) for key, value in event.items()}
 
+    def open_record(self, options: Mapping[str, Any]) -> bool:
+        """Not with server-drawn cards (MG-4) nor in ledger depth, where every hand is secret (MG-6)."""
+        parsed = setup.parse_options(options)
+        return parsed.chance != "digital" and parsed.depth != "ledger"
+
     def reveals_hidden_chance(self, before: MagellanState, after: MagellanState) -> bool:
         """Digital play: a card turned up, drawn or pulled by the server stays secret until the event
         is recorded (typed-in values are already known to the table)."""

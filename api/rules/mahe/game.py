@@ -59,6 +59,11 @@ class MaheGame:
         """No Mahé event depends on a card nobody saw: every egg card was seen when won (MA-7)."""
         return None
 
+    def open_record(self, options: Mapping[str, Any]) -> bool:
+        """Physical dice and cards are typed in for all to see; digital ones come from the server's
+        secret seed (MA-12)."""
+        return setup.parse_options(options).chance != "digital"
+
     def reveals_hidden_chance(self, before: MaheState, after: MaheState) -> bool:
         """MA-12: in digital games a die drawn or a card turned up by the server stays secret until
         the event is recorded (a typed-in value is already known to the table)."""

@@ -64,6 +64,10 @@ class MhingGame:
         """Kibitz records rounds after the hands are laid open: nothing secret (MH-6)."""
         return None
 
+    def open_record(self, options: Mapping[str, Any]) -> bool:
+        """Rounds are recorded with the hands laid open and nothing is drawn by the server."""
+        return True
+
     def reveals_hidden_chance(self, before: MhingState, after: MhingState) -> bool:
         """The cards are dealt at the real table; the server draws nothing."""
         return False

@@ -1,0 +1,67 @@
+"""Replaying a log from scratch: the reference that the cached state and any export must match."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.game import Game
+
+UNDO = "undo"
+# Field of a recorded undo that reopened a finished game: the fresh seed of every later server draw.
+RESEED = "reseed"
+# How the open log shows a value that stays secret until the game is over (Game.public_event).
+HIDDEN = "hidden"
+
+
+def is_undo(event: Mapping[str, Any]) -> bool:
+    return event.get("type") == UNDO
+
+
+def public_undo(payload: Mapping[str, Any], finished: bool) -> dict[str, Any]:
+    """A recorded undo as the open log shows it: a fresh seed stays secret until the game is over."""
+    if finished or RESEED not in payload:
+        return dict(payload)
+    return {**payload, RESEED: HIDDEN}
+
+
+def replay(
+    game: Game,
+    players: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+    seed: int,
+    events: Iterable[Mapping[str, Any]],
+) -> Any:
+    """Apply every event in order; an undo returns to the state before the last effective event."""
+    states = [game.new_game(players, options, seed)]
+    for event in events:
+        states = advance(game, states, event)
+    return states[-1]
+
+
+def advance(game: Game, states: Sequence[Any], event: Mapping[str, Any]) -> list[Any]:
+    """The states in effect (the first is the new game's) after one more log entry.
+
+    Mirrors the table store: an undo restores the state before the last effective event, drawing
+    from the current seed, which an undo that reopened a finished game replaced with the fresh one it
+    recorded (`reseed`). Seen in the open log of a running game that seed is "hidden": then only a
+    table whose record is open (Game.open_record, where the seed draws nothing) can go on.
+    """
+    if not is_undo(event):
+        return [*states, game.apply(states[-1], event)]
+    if len(states) == 1:
+        raise IllegalMove("nothing-to-undo", "There is nothing to undo.")
+    current = game.chance_seed(states[-1])
+    kept = list(states[:-1])
+    if RESEED in event and event[RESEED] != HIDDEN:
+        current = _seed(event[RESEED])
+    if current is not None:
+        kept[-1] = game.reseed(kept[-1], current)
+    return kept
+
+
+def _seed(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedEvent("invalid-reseed", "A recorded undo's seed must be an integer.")
+    return value

@@ -1,0 +1,69 @@
+// Talks to the referee worker (worker.js): started after the first paint, answers promises.
+// Without WebAssembly or module workers the phone simply has no local referee and the server
+// referees every move, as before.
+
+let worker = null;
+let started = null;
+let nextId = 1;
+let isReady = false;
+const waiting = new Map();
+
+function send(request) {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, request: request === null ? null : JSON.stringify(request) });
+  });
+}
+
+/** Start the referee (once); resolves true when it answers, false when this browser cannot run it. */
+export function startReferee() {
+  if (started) return started;
+  if (typeof Worker !== "function" || typeof WebAssembly !== "object") return (started = Promise.resolve(false));
+  started = new Promise((resolve) => {
+    try {
+      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    } catch {
+      resolve(false);
+      return;
+    }
+    worker.onmessage = ({ data }) => {
+      const call = waiting.get(data.id);
+      if (!call) return;
+      waiting.delete(data.id);
+      if (data.failure !== undefined) call.reject(new Error(data.failure));
+      else call.resolve(data.answer === null ? null : JSON.parse(data.answer));
+    };
+    worker.onerror = (event) => {
+      console.warn("referee", event.message);
+      for (const call of waiting.values()) call.reject(new Error("referee failed"));
+      waiting.clear();
+      resolve(false);
+    };
+    send(null).then(
+      () => {
+        isReady = true;
+        resolve(true);
+      },
+      (err) => {
+        console.warn("referee", err);
+        resolve(false);
+      },
+    );
+  });
+  return started;
+}
+
+/** True once the referee has answered (without waiting for it). */
+export function refereeReady() {
+  return isReady;
+}
+
+/**
+ * One request to the referee ({op, …}); resolves its answer {ok, …}. Rejects when there is no
+ * referee on this phone.
+ */
+export async function ask(request) {
+  if (!(await startReferee())) throw new Error("no local referee");
+  return send(request);
+}
