@@ -6,6 +6,7 @@ import { initHeader } from "./js/ui/header.js";
 import { mountHome } from "./js/views/home.js";
 import { mountSetup } from "./js/views/setup.js";
 import { mountTable } from "./js/views/table.js";
+import { startReferee } from "./js/referee/client.js";
 
 async function main() {
   await initI18n();
@@ -15,6 +16,8 @@ async function main() {
   addRoute(/^\/t\/(?<id>[^/]+)$/, mountTable);
   onLanguageChange(() => render());
   await startRouter(document.getElementById("view"));
+  // The phone's referee (Pyodide, ~10 MB, cached by the service worker) boots after the first paint.
+  setTimeout(startReferee, 0);
   if ("serviceWorker" in navigator) {
     // A new release's worker takes over at once (skipWaiting); offer a reload to run its code.
     const hadController = !!navigator.serviceWorker.controller;

@@ -46,6 +46,7 @@ class RefereeTable:
     """One table as the phone referees it: the states in effect, the new game's first."""
 
     game: Game
+    options: JSON
     states: tuple[Any, ...]
 
     @classmethod
@@ -62,7 +63,7 @@ class RefereeTable:
                 f"This {game.title} table keeps secrets (server-drawn chance or hidden hands): "
                 "only the server can referee it.",
             )
-        return cls(game, (game.new_game(players, normalized, seed),))
+        return cls(game, normalized, (game.new_game(players, normalized, seed),))
 
     def apply(self, event: Mapping[str, Any]) -> RefereeTable:
         """The table after one more log entry (an undo included); refuses like the server does."""
@@ -73,7 +74,7 @@ class RefereeTable:
             raise IllegalMove(
                 "hidden-in-log", "The log holds a card only its owner saw; the server referees."
             )
-        return RefereeTable(self.game, tuple(advance(self.game, self.states, event)))
+        return RefereeTable(self.game, self.options, tuple(advance(self.game, self.states, event)))
 
     def view(self) -> JSON:
         return rules_view(self.game, self.states[-1], len(self.states) > 1)
@@ -143,14 +144,14 @@ class Referee:
                 error.index = index  # type: ignore[attr-defined]
                 raise
         self.tables[request["id"]] = table
-        return {"view": table.view()}
+        return {"view": table.view(), "options": table.options}
 
     def _apply(self, request: JSON) -> JSON:
         """One event at the table; kept only with "commit" (else it is a preview)."""
         table = self.tables[request["id"]].apply(request["event"])
         if request.get("commit"):
             self.tables[request["id"]] = table
-        return {"view": table.view()}
+        return {"view": table.view(), "options": table.options}
 
     def _dump(self, request: JSON) -> JSON:
         return {"state": self.tables[request["id"]].dump()}

@@ -25,7 +25,8 @@ export function followTable(tableId, { etag = null, interval = 1000, onTable, on
         console.warn("stream", err);
         return;
       }
-      onTable(data.table, { stale: false, live: true });
+      const entries = Array.isArray(data.entries) && data.entries.length ? data.entries : null;
+      onTable(data.table, { stale: false, live: true, entries, from: entries ? data.version - entries.length : null });
     });
     source.onerror = () => {
       failures += 1;

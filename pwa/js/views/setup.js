@@ -6,7 +6,8 @@ import * as store from "../store.js";
 import { navigate } from "../router.js";
 import { loadGame } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
-import { toastError } from "../toast.js";
+import { toast, toastError } from "../toast.js";
+import { createOffline } from "../sync/session.js";
 
 export async function mountSetup(container, { params }) {
   const game = await loadGame(params.game);
@@ -39,7 +40,22 @@ export async function mountSetup(container, { params }) {
       navigate(`/t/${encodeURIComponent(created.id)}`);
       return true;
     } catch (err) {
-      toastError(err, err instanceof api.OfflineError ? t("offline.not_sent") : t("error.generic"));
+      if (err instanceof api.OfflineError) return startOffline(body);
+      toastError(err, t("error.generic"));
+      return false;
+    }
+  }
+
+  /** No network: the phone's referee checks the setup and the table starts here (created later). */
+  async function startOffline(body) {
+    try {
+      const id = await createOffline(body, idempotencyKey);
+      store.rememberTable({ id, game: body.game, players: body.players, finished: false }, meta.title);
+      toast(t("sync.created_offline"));
+      navigate(`/t/${encodeURIComponent(id)}`);
+      return true;
+    } catch (err) {
+      toastError(err, t("offline.not_sent"));
       return false;
     }
   }

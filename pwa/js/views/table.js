@@ -13,6 +13,8 @@ import { openSheet } from "../ui/sheet.js";
 import { needsSeatLinks, seatLink, shareTable } from "../ui/share.js";
 import { followTable } from "../live.js";
 import { toast, toastError } from "../toast.js";
+import { openSession } from "../sync/session.js";
+import { syncBadge, showConflict } from "../ui/sync.js";
 
 function errorScreen(container, message) {
   container.replaceChildren(
@@ -21,28 +23,43 @@ function errorScreen(container, message) {
 }
 
 export async function mountTable(container, { params, query }) {
-  const id = params.id;
+  let id = params.id;
   const k = query.get("k");
   if (k) store.setToken(id, k);
   const s = query.get("s");
   const sk = query.get("sk");
   if (s !== null && /^\d+$/.test(s) && sk) store.setMySeat(id, Number(s), sk);
   if (k || s !== null || sk !== null) replacePath(`/t/${encodeURIComponent(id)}`); // keep the secrets out of the visible URL
-  const token = store.getToken(id);
-  const readOnly = !token;
+  let token = store.getToken(id);
   container.classList.add("table-screen");
   container.append(h("p", { class: "muted loading" }, t("common.loading")));
 
-  let first;
+  // Set once the screen exists; the session reports every change of view, queue or connection.
+  let onSessionChange = () => {};
+  let session;
   try {
-    first = await api.getTable(id);
+    session = await openSession(id, {
+      onChange: () => onSessionChange(),
+      onRenamed: (newId, localId) => {
+        // A table started offline got its server id: the same table under its real address.
+        store.forgetTable(localId);
+        store.rememberTable(session.view, game.title);
+        id = newId;
+        controller.id = newId;
+        token = store.getToken(newId);
+        replacePath(`/t/${encodeURIComponent(newId)}`);
+        poller.stop();
+        poller = follow();
+      },
+    });
   } catch (err) {
     if (err instanceof api.OfflineError) errorScreen(container, t("offline.no_table"));
     else if (err.status === 404) errorScreen(container, t("error.table_not_found"));
     else errorScreen(container, err.problem?.detail || t("error.generic"));
     return;
   }
-  let table = first.data;
+  const readOnly = !token && !session.startedHere;
+  let table = session.view;
   const game = await loadGame(table.game);
   if (!game) {
     errorScreen(container, t("error.unknown_game"));
@@ -98,6 +115,7 @@ export async function mountTable(container, { params, query }) {
   }
 
   const body = h("div", { class: "table-body" });
+  const badge = syncBadge();
   container.replaceChildren(
     h(
       "div",
@@ -105,6 +123,7 @@ export async function mountTable(container, { params, query }) {
       h("span", { class: "table-name", testid: "table-name" }, `${game.title} · ${id}`),
       seatHost,
       viewOnlyBadge,
+      badge.element,
       h(
         "button",
         { type: "button", class: "btn btn-small btn-secondary", testid: "share", onclick: () => shareTable(id, token, game.title, { seats: shareSeats() }) },
@@ -205,9 +224,9 @@ export async function mountTable(container, { params, query }) {
     mine.sheet.setBody(h("p", { class: "muted" }, t("confirm.previewing")));
     mine.sheet.setBusy(true);
     try {
-      const res = await api.preview(id, version, event);
+      const after = await session.preview(event);
       if (pending !== mine) return;
-      mine.sheet.setBody(h("p", { class: "preview-text", testid: "preview-text" }, game.describe(table, res.table, event)));
+      mine.sheet.setBody(h("p", { class: "preview-text", testid: "preview-text" }, game.describe(table, after, event)));
       mine.sheet.setBusy(false);
     } catch (err) {
       if (pending !== mine) return;
@@ -227,10 +246,10 @@ export async function mountTable(container, { params, query }) {
     mine.committing = true;
     mine.sheet.setBusy(true, { lock: true });
     try {
-      const res = await api.postEvent(id, token, mine.version, mine.event, mine.key);
+      const next = await session.record(mine.event, mine.key);
       if (pending === mine) pending = null;
       mine.sheet.close();
-      adopt(res.table, { own: true });
+      adopt(next, { own: true });
     } catch (err) {
       mine.committing = false;
       if (err instanceof api.OfflineError) {
@@ -251,8 +270,7 @@ export async function mountTable(container, { params, query }) {
     const mine = { event, key: api.newIdempotencyKey(), version: table.version, committing: true, sheet: { close() {}, setBusy() {} } };
     pending = mine;
     try {
-      const res = await api.postEvent(id, token, mine.version, event, mine.key);
-      adopt(res.table, { own: true });
+      adopt(await session.record(event, mine.key), { own: true });
     } catch (err) {
       handleWriteError(err);
     } finally {
@@ -261,26 +279,43 @@ export async function mountTable(container, { params, query }) {
   }
 
   refreshMine();
-  const poller = followTable(id, {
-    etag: first.etag,
-    onTable: (data, { stale }) => {
-      if (!stale) adopt(data);
-    },
-  });
-  // Back online: poll now, and ask again for my cards if the last try failed.
+  const follow = () =>
+    followTable(id, {
+      etag: session.etag,
+      onTable: (data, { stale, entries, from }) => {
+        if (!stale) session.serverChanged(data, { entries, from });
+      },
+    });
+  let poller = id.startsWith("local-") ? { stop() {}, now() {} } : follow();
+  onSessionChange = () => {
+    adopt(session.view, { own: true });
+    badge.show(session);
+    if (session.conflict) showConflict(session, game);
+  };
+  onSessionChange();
+  // Back online: send what waits, catch up, and ask again for my cards if the last try failed.
   const retryMine = () => mine?.status === "failed" && refreshMine();
-  const offConnectivity = api.onConnectivity((online) => online && (poller.now(), retryMine()));
-  const onOnline = () => {
+  const back = () => {
+    session.flush();
     poller.now();
     retryMine();
+    badge.show(session);
   };
-  window.addEventListener("online", onOnline);
+  const offConnectivity = api.onConnectivity((online) => (online ? back() : badge.show(session)));
+  const onOffline = () => badge.show(session);
+  window.addEventListener("online", back);
+  window.addEventListener("offline", onOffline);
+  // A safety net for networks that come back without an "online" event.
+  const retry = setInterval(() => session.waiting && session.flush(), 5000);
 
   return () => {
     destroyed = true;
+    clearInterval(retry);
+    window.removeEventListener("offline", onOffline);
+    session.close();
     poller.stop();
     offConnectivity();
-    window.removeEventListener("online", onOnline);
+    window.removeEventListener("online", back);
     if (pending) pending.sheet.close();
     if (screen.destroy) screen.destroy();
   };

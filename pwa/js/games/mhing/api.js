@@ -1,8 +1,16 @@
 // The stateless Mhing referee: score a hand, list its waits, resolve claims (no table needed).
+// Asked of the phone's own referee once it runs (instant, offline too), else of the server.
 // Same conventions as js/api.js: problem+json errors become ApiError, no network → OfflineError.
 import { ApiError, OfflineError } from "../../api.js";
+import { ask, refereeReady } from "../../referee/client.js";
 
 async function post(path, body) {
+  if (refereeReady()) {
+    const answer = await ask({ op: `mhing.${path}`, body });
+    if (!answer.ok) throw new ApiError({ title: "Refused", ...answer.error }, answer.error.status);
+    delete answer.ok;
+    return answer;
+  }
   let res;
   try {
     res = await fetch(`/api/mhing/${path}`, {
