@@ -49,5 +49,11 @@ def test_without_a_stream_the_phone_polls(live_server: str, new_phone: Any) -> N
     expect(page.get_by_test_id("board")).to_be_visible()
     table.post({"type": "reveal_card", "value": 6})
     expect(page.get_by_test_id("face-up")).to_contain_text("6", timeout=10_000)
-    page.wait_for_timeout(2500)
+    # The stream gives up after three failed tries (a few seconds); then the phone polls.
+    for _ in range(30):
+        if _table_reads(seen, table.id) >= 2:
+            break
+        page.wait_for_timeout(500)
     assert _table_reads(seen, table.id) >= 2, "conditional polling took over"
+    table.post({"type": "die", "value": 2})
+    expect(page.get_by_test_id("dice")).to_contain_text("2", timeout=5000)

@@ -318,12 +318,14 @@ REFUSALS = {
     "mahe-two-players-one-turtle": opening("r3", "mahe", FOUR_TURTLES[:2], {"chance": "physical"}),
     # MG-4: no bid before an explorer is turned up.
     "magellan-bid-before-reveal": opening(
-        "r4", "magellan", magellan_players(3), {"depth": "ledger"}, {"type": "bid", "seat": 0, "amount": 3}
+        "r4", "magellan", magellan_players(3), {"depth": "outcomes"}, {"type": "bid", "seat": 0, "amount": 3}
     ),
+    # MG-1 ledger depth: the money in each hand is secret, so only the server referees such a table.
+    "magellan-ledger-is-server-refereed": opening("r5", "magellan", magellan_players(4), {"depth": "ledger"}),
     # MH-5: a hand that does not go out.
-    "mhing-not-a-winning-hand": opening("r5", "mhing", MHING_THREE, {"settlement": 1}, MHING_LOSER),
+    "mhing-not-a-winning-hand": opening("r6", "mhing", MHING_THREE, {"settlement": 1}, MHING_LOSER),
     # MH-9: settlement variant 2 is for 2 to 4 players.
-    "mhing-variant2-six": opening("r6", "mhing", magellan_players(6), {"settlement": 2}),
+    "mhing-variant2-six": opening("r7", "mhing", magellan_players(6), {"settlement": 2}),
 }
 
 
@@ -336,8 +338,9 @@ def test_the_browser_refuses_like_the_server(ask: Callable[[Mapping[str, Any]], 
 
 
 def test_an_illegal_tap_is_refused_and_changes_nothing(ask: Callable[[Mapping[str, Any]], Any]) -> None:
-    """At an open table: a preview and a committed move that the rules refuse (MA-7: only a card in
-    hand can be played) get the Python Referee's problem, and the table's state stays as it was."""
+    """At an open table, previews and committed taps that the rules refuse (MA-3: a die shows 1 to 6;
+    MA-11: egg cards as dice are off at this table) get the Python Referee's very problem, and the
+    table's state stays as it was."""
     referee = Referee()
 
     def both(request: dict[str, Any]) -> Any:
@@ -345,23 +348,17 @@ def test_an_illegal_tap_is_refused_and_changes_nothing(ask: Callable[[Mapping[st
         assert ask(request) == server, request
         return server
 
-    opened = both(
-        {
-            "op": "open",
-            "id": "tap",
-            "game": "mahe",
-            "players": FOUR_TURTLES,
-            "options": {"chance": "physical"},
-            "seed": 5,
-            "events": [{"type": "reveal_card", "value": 2}],
-        }
-    )
-    assert opened["ok"] is True
+    reveal = {"type": "reveal_card", "value": 2}
+    assert both(opening("tap", "mahe", FOUR_TURTLES, {"chance": "physical"}, reveal))["ok"] is True
     before = both({"op": "dump", "id": "tap"})
-    for commit in (False, True):
-        refused = both(
-            {"op": "apply", "id": "tap", "event": {"type": "play_card", "value": 9}, "commit": commit}
-        )
-        assert refused["ok"] is False and refused["error"]["status"] in (400, 409, 422), refused
+    for event, code in (
+        ({"type": "die", "value": 9}, "value-out-of-range"),
+        ({"type": "play_card", "value": 4}, "variant-off"),
+    ):
+        for commit in (False, True):
+            refused = both({"op": "apply", "id": "tap", "event": event, "commit": commit})
+            assert refused["ok"] is False and refused["error"]["code"] == code, refused
     assert both({"op": "dump", "id": "tap"}) == before
+    assert both({"op": "apply", "id": "tap", "event": {"type": "die", "value": 3}, "commit": True})["ok"]
+    assert both({"op": "dump", "id": "tap"}) != before
     both({"op": "close", "id": "tap"})
