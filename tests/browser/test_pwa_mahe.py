@@ -141,11 +141,22 @@ def test_stale_version_adopts_the_current_table(live_server: str, new_phone: Any
         timeout=5,
     )
     assert answer.status_code == 201
-    # Either the poll notices first (sheet closes) or Confirm gets 409: both end on the new table.
+    # Either the live stream brings the other card first (the sheet closes: "updated"), or this
+    # phone's card meets it at the server (409): the players are asked and keep the other one.
+    tapped = False
     if page.get_by_test_id("confirm").count():
         with contextlib.suppress(Exception):  # the sheet may close under our finger
             page.get_by_test_id("confirm").tap(timeout=1000)
-    expect(page.get_by_test_id("toast").first).to_contain_text("updated")
+            tapped = True
+    conflict = page.get_by_test_id("conflict-sheet")
+    if tapped:
+        with contextlib.suppress(Exception):
+            conflict.wait_for(timeout=5000)
+    if conflict.count():
+        expect(page.get_by_test_id("conflict-theirs")).to_contain_text("6 eggs")
+        conflict.get_by_test_id("cancel").tap()  # keep theirs
+    else:
+        expect(page.get_by_test_id("toast").first).to_contain_text("updated")
     expect(page.get_by_test_id("face-up")).to_contain_text("6")
     expect(page.get_by_test_id("choose-turtle-red")).to_be_visible()
 
@@ -165,6 +176,11 @@ def test_problem_detail_is_shown(live_server: str, new_phone: Any) -> None:
     toast = page.get_by_test_id("toast").first
     expect(toast).to_be_visible()
     expect(toast).not_to_have_text("Something went wrong. Please try again.")  # the server's detail
+    expect(toast).to_contain_text("token")
+    # Recorded by the phone's referee, refused by the server: the players drop it themselves.
+    refused = page.get_by_test_id("conflict-sheet")
+    if refused.count():
+        refused.get_by_test_id("close").tap()
     expect(page.get_by_test_id("face-up")).not_to_contain_text("2")
 
 

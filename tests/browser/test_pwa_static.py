@@ -1,5 +1,5 @@
-"""Checks on the phone app's files that need no browser: the service worker precaches the whole
-shell, every translated string exists in English and German, nothing breaks a strict CSP."""
+"""Checks on the phone app's files that need no browser: every translated string exists in English
+and German, nothing breaks a strict CSP. (What the service worker precaches: tests/api/test_bundle.py.)"""
 
 from __future__ import annotations
 
@@ -8,38 +8,6 @@ import re
 import struct
 
 from .helpers import PWA, listed_decisions, rules_index
-
-SW = (PWA / "sw.js").read_text(encoding="utf-8")
-
-
-def _sw_list(name: str) -> list[str]:
-    block = re.search(rf"const {name} = \[(.*?)\];", SW, re.S)
-    assert block, name
-    return re.findall(r'"([^"]+)"', block.group(1))
-
-
-def _app_files() -> list[str]:
-    skip = {"sw.js", "icons/make_icons.py"}
-    return sorted(
-        p.relative_to(PWA).as_posix()
-        for p in PWA.rglob("*")
-        if p.is_file() and not p.relative_to(PWA).as_posix().startswith("rules/")
-        if p.relative_to(PWA).as_posix() not in skip and "__pycache__" not in p.parts
-    )
-
-
-def test_service_worker_precaches_the_whole_shell() -> None:
-    shell = _sw_list("SHELL")
-    assert "./" in shell
-    missing = [f for f in _app_files() if f not in shell]
-    assert not missing, f"add to SHELL in sw.js (and bump CACHE_VERSION): {missing}"
-    absent = [f for f in shell if f != "./" and not (PWA / f).is_file()]
-    assert not absent, f"SHELL lists files that do not exist: {absent}"
-    rules = _sw_list("RULES")
-    assert "rules/rules.css" in rules
-    for page in sorted((PWA / "rules").glob("*.html")):
-        assert f"rules/{page.name}" in rules, page.name
-    assert re.search(r'const CACHE_VERSION = "[^"]+";', SW)
 
 
 def _translation_keys_used() -> set[str]:

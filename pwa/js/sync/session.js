@@ -124,8 +124,9 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     },
   };
 
-  function changed() {
-    if (!closed) onChange(session);
+  /** Tell the screen; `reason` "server" marks news from another phone (a pending confirm closes). */
+  function changed(reason = "local") {
+    if (!closed) onChange(session, reason);
   }
 
   function fresh(table) {
@@ -259,7 +260,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       if (!view || table.version >= view.version) {
         view = table;
         serverView = table;
-        changed();
+        changed("server");
       }
       return;
     }
@@ -278,7 +279,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       }
       await openLocal();
       await save();
-      changed();
+      changed("server");
     } catch (err) {
       if (!(err instanceof api.OfflineError)) console.warn("catch up", err);
     }
@@ -322,8 +323,10 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
             if (!ok || record.conflict) break;
             continue;
           }
-          // The server refuses what this phone's referee allowed: show it as a conflict.
-          record.conflict = { at: 0, error: err.problem || { detail: String(err) }, mine: item.event, base: record.queueBase ?? record.serverVersion };
+          // The server refuses it for good (a link it no longer accepts, a rule the phone's older
+          // rules allowed): the players see why and drop it; it is never dropped unasked.
+          const error = err.problem || { detail: String(err) };
+          record.conflict = { at: 0, error, mine: item.event, base: record.queueBase ?? record.serverVersion, refused: true };
           await save();
           break;
         }

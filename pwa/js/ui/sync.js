@@ -38,6 +38,10 @@ export async function showConflict(session, game) {
   if (!conflict || open?.conflict === conflict.at + JSON.stringify(conflict.mine)) return;
   const key = conflict.at + JSON.stringify(conflict.mine);
   open = { conflict: key };
+  if (conflict.refused) {
+    showRefusal(session, conflict);
+    return;
+  }
   const theirs = await session.describeTheirs().catch(() => []);
   const what = theirs.map(({ before, after, event }) => game.describe(before, after, event)).filter(Boolean);
   const reason = conflict.error?.detail || "";
@@ -62,4 +66,21 @@ export async function showConflict(session, game) {
     h("p", { testid: "conflict-theirs" }, t("sync.conflict_theirs", { what: what.length ? what.join(" · ") : t("sync.conflict_other_moves") })),
     h("p", { testid: "conflict-mine" }, t("sync.conflict_mine", { count: session.waiting - conflict.at, reason })),
   ]);
+}
+
+/** The server refused a queued event for good: say why; the players drop it (and what follows). */
+function showRefusal(session, conflict) {
+  const reason = conflict.error?.detail || conflict.error?.title || "";
+  toast(reason, { kind: "error", timeout: 8000 });
+  openSheet({
+    title: t("sync.refused_title"),
+    testid: "conflict-sheet",
+    confirm: false,
+    cancelLabel: t("sync.drop_mine", { count: session.waiting }),
+    body: h("p", { testid: "conflict-mine" }, t("sync.refused", { reason })),
+    onCancel: async () => {
+      open = null;
+      await session.resolveConflict("theirs");
+    },
+  });
 }

@@ -39,7 +39,7 @@ export async function mountTable(container, { params, query }) {
   let session;
   try {
     session = await openSession(id, {
-      onChange: () => onSessionChange(),
+      onChange: (_session, reason) => onSessionChange(reason),
       onRenamed: (newId, localId) => {
         // A table started offline got its server id: the same table under its real address.
         store.forgetTable(localId);
@@ -287,8 +287,8 @@ export async function mountTable(container, { params, query }) {
       },
     });
   let poller = id.startsWith("local-") ? { stop() {}, now() {} } : follow();
-  onSessionChange = () => {
-    adopt(session.view, { own: true });
+  onSessionChange = (reason) => {
+    adopt(session.view, { own: reason !== "server" });
     badge.show(session);
     if (session.conflict) showConflict(session, game);
   };
