@@ -12,10 +12,10 @@ from flask_smorest import Api
 from api.config import database_url_from_env
 from api.db.engine import make_engine
 from api.http import games, health, magellan, mahe, mhing, records, sheets, stream, tables
+from api.http.bundle import blp as bundle_blueprint
 from api.http.context import SHEETS_KEY, STORE_KEY
 from api.http.limits import install_rate_limits
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
-from api.http.bundle import blp as bundle_blueprint
 from api.http.pwa import SheetIdConverter, register_path_converter
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema

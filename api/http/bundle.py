@@ -22,7 +22,13 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 PWA_DIR = ROOT / "pwa"
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 # What Pyodide loads to run pure-Python code (no packages from its index are needed).
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
 PYODIDE_URL = "/vendor/pyodide/"
 RULES_URL = "/referee/rules.zip"
 # Shell files that are sources of the project rather than part of the app.
