@@ -82,6 +82,11 @@ class RefereeTable:
     def dump(self) -> JSON:
         return self.game.dump(self.states[-1])
 
+    def private_view(self, seat: int) -> JSON | None:
+        """A seat's own view. On an open-record table the log already shows it to everyone at the
+        table (a Mahé egg card is seen when it is won, MA-7), so the phone may work it out."""
+        return self.game.private_view(self.states[-1], seat)
+
 
 def _refusal(error: RuleError) -> JSON:
     """A refusal as the server's problem+json has it."""
@@ -112,6 +117,7 @@ class Referee:
             "open": self._open,
             "apply": self._apply,
             "dump": self._dump,
+            "private": lambda r: {"view": self.tables[r["id"]].private_view(int(r["seat"]))},
             "close": self._close,
             "replay_dumps": self._replay_dumps,
             # The stateless helpers the screens use while a hand or an end score is typed in.

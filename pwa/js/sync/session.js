@@ -113,6 +113,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       return !!record?.created;
     },
     preview,
+    privateView,
     record: recordEvent,
     serverChanged,
     flush,
@@ -220,6 +221,14 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       changed();
       flush();
     }
+  }
+
+  /** A seat's own view: worked out here when the phone referees (the open log shows it anyway). */
+  async function privateView(seat, seatToken) {
+    if (mode !== "local") return api.getSeatView(id, seat, seatToken);
+    const answer = await ask({ op: "private", id, seat });
+    if (!answer.ok) throw refusal(answer.error);
+    return { seat, view: answer.view ?? null, stale: false };
   }
 
   async function preview(event) {

@@ -154,7 +154,7 @@ export async function mountTable(container, { params, query }) {
     const version = table.version;
     const asked = mySeat;
     try {
-      const res = await api.getSeatView(id, asked.seat, asked.token);
+      const res = await session.privateView(asked.seat, asked.token);
       if (destroyed || ask !== seatAsk || mySeat !== asked) return;
       mine = { seat: asked.seat, view: res.view ?? null, version, status: res.stale ? "failed" : "fresh" };
     } catch (err) {
