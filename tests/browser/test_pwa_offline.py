@@ -93,7 +93,14 @@ def test_mahe_twenty_moves_offline_reload_and_reconnect(live_server: str, new_ph
     page.reload()  # offline: the service worker serves the app, IndexedDB the table
     expect(badge(page)).to_have_text("13 moves waiting to sync", timeout=LOCAL_TIMEOUT)
     expect(badge(page)).to_have_attribute("data-referee", "local")
-    played += [mahe_move(page) for _ in range(9)]
+    played += [mahe_move(page) for _ in range(5)]
+    # The browser closed and opened again, still offline: the phone keeps the table.
+    context = page.context
+    page.close()
+    page = context.new_page()
+    page.goto(table.link)
+    expect(badge(page)).to_have_text("18 moves waiting to sync", timeout=LOCAL_TIMEOUT)
+    played += [mahe_move(page) for _ in range(4)]
     expect(badge(page)).to_have_text("22 moves waiting to sync")
     assert requests.get(f"{live_server}/api/tables/{table.id}", timeout=5).json()["version"] == 0
 
