@@ -1,5 +1,6 @@
 // Short messages at the top of the screen (errors from the API, confirmations).
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** toast(text, {kind: "info"|"error", timeout, onClick}) — onClick makes the toast an action. */
 export function toast(message, { kind = "info", timeout = 4000, onClick } = {}) {
@@ -23,4 +24,26 @@ export function toast(message, { kind = "info", timeout = 4000, onClick } = {}) 
 export function toastError(err, fallbackText) {
   const detail = err?.problem?.detail || err?.problem?.title;
   toast(detail || fallbackText, { kind: "error", timeout: 6000 });
+}
+
+/**
+ * After an entry: what it did, with an Undo button ("Red to 12 — Undo"). One at a time: a newer
+ * entry's toast replaces the older one.
+ */
+export function undoToast(message, onUndo, { timeout = 6000 } = {}) {
+  const host = document.getElementById("toasts");
+  if (!host || !message) return;
+  host.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove());
+  const button = h("button", { type: "button", class: "toast-action", testid: "toast-undo" }, t("confirm.undo"));
+  const el = h("div", { class: ["toast", "toast-info", "toast-undo"], testid: "undo-toast", role: "status" }, h("span", { class: "toast-text" }, message), button);
+  const close = () => {
+    el.classList.add("toast-out");
+    setTimeout(() => el.remove(), 250);
+  };
+  button.addEventListener("click", () => {
+    close();
+    onUndo();
+  });
+  host.append(el);
+  setTimeout(close, timeout);
 }

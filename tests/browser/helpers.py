@@ -24,7 +24,16 @@ def tap(page: Any, testid: str) -> None:
 
 
 def confirm(page: Any, expect_text: str | None = None) -> str:
-    """Wait for the confirm sheet's text, check it, tap Confirm, wait until it is posted."""
+    """After a tap: a one-tap entry is recorded at once (wait for it, read its undo toast); a costly
+    one opens the confirm sheet (check its text, tap Confirm, wait until it is recorded)."""
+    expect(page.locator(".table-body[aria-busy]")).to_have_count(0)
+    either = page.locator("[data-testid=confirm], [data-testid=undo-toast], [data-testid=toast]")
+    expect(either.first).to_be_visible()
+    if not page.get_by_test_id("sheet").count():
+        told = page.locator("[data-testid=undo-toast], [data-testid=toast]").last
+        if expect_text is not None:
+            expect(told).to_contain_text(expect_text)
+        return str(told.inner_text())
     button = page.get_by_test_id("confirm")
     expect(button).to_be_enabled()
     body = page.get_by_test_id("sheet-body")

@@ -16,6 +16,16 @@ function refusal(problem) {
   return new api.ApiError({ title: "Refused", ...problem }, problem.status || 422);
 }
 
+/** The last event still in effect after a log (null when nothing is). */
+function topOf(events) {
+  const stack = [];
+  for (const event of events) {
+    if (event.type === "undo") stack.pop();
+    else stack.push(event);
+  }
+  return stack.length ? stack[stack.length - 1] : null;
+}
+
 /** How many events are in effect after a log (an undo takes back the last one in effect). */
 function depthAfter(events) {
   let depth = 0;
@@ -88,6 +98,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
   let flushing = false;
   let closed = false;
   let localSince = null;
+  let news = null;
 
   const session = {
     get id() {
@@ -114,6 +125,17 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     },
     preview,
     privateView,
+    /** The event an undo recorded now would take back, as of log position `version`. */
+    lastInEffect(version) {
+      if (!record || mode !== "local") return null;
+      return topOf(allEvents().slice(0, version));
+    },
+    /** What the last catch-up brought: the event another phone's undo took back (once). */
+    takeNews() {
+      const undone = news;
+      news = null;
+      return undone;
+    },
     record: recordEvent,
     serverChanged,
     flush,
@@ -176,9 +198,24 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     record.serverVersion = log.version;
   }
 
+  function allEvents() {
+    return [...record.serverEvents, ...record.queue.map((item) => item.event)];
+  }
+
+  /** Notice an undo among entries that other phones added after position `from`. */
+  function noteUndo(from) {
+    const events = record.serverEvents;
+    for (let i = events.length - 1; i >= from; i--) {
+      if (events[i].type === "undo") {
+        news = topOf(events.slice(0, i));
+        return;
+      }
+    }
+  }
+
   /** Hand the log to the referee; false when this table is the server's to referee. */
   async function openLocal() {
-    const events = [...record.serverEvents, ...record.queue.map((item) => item.event)];
+    const events = allEvents();
     const answer = await ask({ op: "open", id, game: record.game, players: record.players, options: record.options, seed: record.seed ?? 0, events });
     if (answer.ok) {
       mode = "local";
@@ -280,12 +317,14 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       return;
     }
     try {
+      const known = record.serverEvents.length;
       if (entries && from === record.serverVersion && from + entries.length === table.version) {
         record.serverEvents.push(...entries.map((entry) => entry.event));
         record.serverVersion = table.version;
       } else {
         await pullLog();
       }
+      noteUndo(known);
       await openLocal();
       await save();
       changed("server");

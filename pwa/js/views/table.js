@@ -12,7 +12,7 @@ import { setRulesGame } from "../ui/header.js";
 import { openSheet } from "../ui/sheet.js";
 import { needsSeatLinks, seatLink, shareTable } from "../ui/share.js";
 import { followTable } from "../live.js";
-import { toast, toastError } from "../toast.js";
+import { toast, toastError, undoToast } from "../toast.js";
 import { openSession } from "../sync/session.js";
 import { syncBadge, showConflict } from "../ui/sync.js";
 
@@ -200,11 +200,60 @@ export async function mountTable(container, { params, query }) {
   }
 
   /**
-   * Show what `event` would do and post it on Confirm.
-   * opts.preview === false: no server preview (digital dice must not be rolled in advance, undo);
-   * opts.text is shown instead.
+   * One tap, one entry: the event is recorded at once and a toast says what it did, with Undo.
+   * A confirm sheet comes first only where a mistake is costly: the game names those entries
+   * (`game.confirmFirst`: ending a round, scoring, a secret card), and a caller may ask for one.
    */
-  async function propose(event, opts = {}) {
+  function propose(event, opts = {}) {
+    if (readOnly || pending) return;
+    if (opts.confirm || game.confirmFirst?.(event, table)) {
+      proposeWithSheet(event, opts);
+      return;
+    }
+    tapNow(event);
+  }
+
+  /** What an undo takes back: the last entry still in effect, as the game words it. */
+  function undoneText(before, after) {
+    const undone = session.lastInEffect(before.version);
+    return undone ? game.describe(after, before, undone) : "";
+  }
+
+  function afterEntry(before, after, event) {
+    if (event.type === "undo") {
+      const what = undoneText(before, after);
+      toast(what ? t("table.undone", { what }) : t("table.undone_plain"));
+      return;
+    }
+    undoToast(game.describe(before, after, event), () => tapNow({ type: "undo" }));
+  }
+
+  /** Record at once (the phone's referee answers in about a millisecond; else the server). */
+  async function tapNow(event) {
+    if (readOnly || pending) return;
+    const before = table;
+    const mine = { event, key: api.newIdempotencyKey(), version: table.version, committing: true, sheet: { close() {}, setBusy() {} } };
+    pending = mine;
+    body.setAttribute("aria-busy", "true");
+    document.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove());
+    try {
+      const after = await session.record(event, mine.key);
+      adopt(after, { own: true });
+      afterEntry(before, after, event);
+    } catch (err) {
+      handleWriteError(err);
+    } finally {
+      if (pending === mine) pending = null;
+      body.removeAttribute("aria-busy");
+    }
+  }
+
+  /**
+   * Show what `event` would do and record it on Confirm.
+   * opts.preview === false: no preview (digital dice must not be rolled in advance); opts.text is
+   * shown instead.
+   */
+  async function proposeWithSheet(event, opts = {}) {
     if (readOnly || pending) return;
     const version = table.version;
     const mine = { event, key: api.newIdempotencyKey(), version, committing: false };
@@ -245,11 +294,13 @@ export async function mountTable(container, { params, query }) {
     if (pending !== mine || mine.committing) return;
     mine.committing = true;
     mine.sheet.setBusy(true, { lock: true });
+    const before = table;
     try {
       const next = await session.record(mine.event, mine.key);
       if (pending === mine) pending = null;
       mine.sheet.close();
       adopt(next, { own: true });
+      afterEntry(before, next, mine.event);
     } catch (err) {
       mine.committing = false;
       if (err instanceof api.OfflineError) {
@@ -264,18 +315,9 @@ export async function mountTable(container, { params, query }) {
     }
   }
 
-  /** Post without a confirm step (e.g. the digital first die, which has no choice in it). */
-  async function commitNow(event) {
-    if (readOnly || pending) return;
-    const mine = { event, key: api.newIdempotencyKey(), version: table.version, committing: true, sheet: { close() {}, setBusy() {} } };
-    pending = mine;
-    try {
-      adopt(await session.record(event, mine.key), { own: true });
-    } catch (err) {
-      handleWriteError(err);
-    } finally {
-      if (pending === mine) pending = null;
-    }
+  /** Record without a confirm step (e.g. the digital first die, which has no choice in it). */
+  function commitNow(event) {
+    return tapNow(event);
   }
 
   refreshMine();
@@ -288,7 +330,14 @@ export async function mountTable(container, { params, query }) {
     });
   let poller = id.startsWith("local-") ? { stop() {}, now() {} } : follow();
   onSessionChange = (reason) => {
+    const before = table;
     adopt(session.view, { own: reason !== "server" });
+    const undone = reason === "server" ? session.takeNews() : null;
+    if (undone && !destroyed) {
+      // Every phone is told what an undo took back ("Undone on another phone: 4 for red").
+      const what = game.describe(table, before, undone);
+      toast(what ? t("table.undone_elsewhere", { what }) : t("table.undone_elsewhere_plain"), { timeout: 6000 });
+    }
     badge.show(session);
     if (session.conflict) showConflict(session, game);
   };

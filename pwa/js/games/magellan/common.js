@@ -154,3 +154,11 @@ export function fieldNumbers(state, explorer, field, part) {
 export function deepCopy(value) {
   return JSON.parse(JSON.stringify(value ?? null));
 }
+
+// Confirmed first: a secret card (a slide under Magellan A, cards drawn or swapped, a payment from
+// the hand) and the end scoring (hands, the Pizarro draw); every other entry is one tap.
+const CONFIRM_FIRST = new Set(["slide", "pay", "draw", "swap", "final_hand", "pizarro_draw", "pizarro_stop"]);
+
+export function confirmFirst(event) {
+  return CONFIRM_FIRST.has(event.type);
+}

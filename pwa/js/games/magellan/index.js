@@ -2,6 +2,7 @@
 import { mountSetup } from "./setup.js";
 import { createScreen } from "./screen.js";
 import { describe } from "./describe.js";
+import { confirmFirst } from "./common.js";
 
 export default {
   name: "magellan",
@@ -9,4 +10,5 @@ export default {
   mountSetup,
   createScreen,
   describe,
+  confirmFirst,
 };

@@ -9,6 +9,7 @@ import { createBarHost } from "../../ui/action-bar.js";
 import { boardPanel } from "./board.js";
 import { notes, renderControls } from "./controls.js";
 import { describe, describeEvent } from "./describe.js";
+import { confirmFirst } from "./common.js";
 import { handFor, minePanel } from "./mine.js";
 import { cardPanel, historyPanel, phaseEndPanel, playersPanel, sheetPanel } from "./panels.js";
 import { openQuickEntry } from "./quick.js";
@@ -55,7 +56,7 @@ export function createScreen(container, ctl) {
     const table = ctl.table;
     const digital = table.state.options.chance === "digital";
     const { reveals, ...rest } = opts;
-    if (!digital && !reveals) {
+    if ((!digital && !reveals) || !confirmFirst(event)) {
       ctl.propose(event, rest);
       return;
     }

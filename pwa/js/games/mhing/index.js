@@ -9,4 +9,6 @@ export default {
   mountSetup,
   createScreen,
   describe,
+  /** Every Mhing entry ends a round or the game and settles scores: confirmed first. */
+  confirmFirst: () => true,
 };
