@@ -249,6 +249,11 @@ def test_layout_at_360x740(live_server: str, phone_page: Any) -> None:
     assert_no_horizontal_scroll(page)
     for value in range(1, 7):
         assert_thumb_reachable(page, f"die-{value}")
+    # While a die is typed in, the die pad hides no field of the island and not the scores.
+    bar = page.get_by_test_id("actionbar").bounding_box()
+    for testid in [f"track-field-{n}" for n in range(1, 22)] + ["scoreboard"]:
+        box = page.get_by_test_id(testid).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], (testid, box, bar)
     page.screenshot(path="/tmp/kibitz-table-360x740.png")
 
     tap(page, "die-2")

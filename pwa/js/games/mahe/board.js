@@ -119,10 +119,12 @@ function draw(svg, table) {
 
   // Egg pile and face-up card (left), dice of the current move (right).
   const beachCard = state.face_up === null && state.beach_exposed && state.beach_taken_by === null;
+  // The face-up card lies on the pile (pile_count counts it): the pile shows what is still face down.
+  const facedown = Math.max(0, (state.pile_count ?? 0) - (state.face_up === null || state.face_up === undefined ? 0 : 1));
   svg.append(card(C - 62, 100, beachCard ? 7 : state.face_up, { beach: beachCard }));
   svg.append(
-    s("text", { x: C - 39, y: 178, class: "pile-count", testid: "pile-count", "data-count": state.pile_count, "text-anchor": "middle" },
-      t("mahe.pile", { count: state.pile_count })),
+    s("text", { x: C - 39, y: 178, class: "pile-count", testid: "pile-count", "data-count": facedown, "text-anchor": "middle" },
+      t("mahe.pile", { count: facedown })),
   );
   const dice = state.turn?.dice || [];
   const diceG = s("g", { class: "dice", testid: "dice" });

@@ -25,7 +25,7 @@ function diePad(state, action, onValue) {
   const values = action.values || [1, 2, 3, 4, 5, 6];
   return h(
     "div",
-    { class: "pad", testid: "die-pad" },
+    { class: "pad pad-dice", testid: "die-pad" },
     ...values.map((v) => {
       const o = outcomes.get(v);
       return bigButton({
