@@ -104,6 +104,10 @@ def _notes(state: MaheState) -> list[JSON]:
     def note(code: str, rule: str, text: str) -> None:
         notes.append({"code": code, "rule": rule, "text": text})
 
+    if phase == "finished":
+        # Only the end: hints about the last move or the next one would be stale under Game over.
+        note("game-over", "MA-8", "The beach has been taken: the game is over (MA-8).")
+        return notes
     last = state.last_move
     if (
         last is not None
@@ -117,9 +121,6 @@ def _notes(state: MaheState) -> list[JSON]:
             "The last move reached 7 with two dice, so it had to stop: "
             "a third die is never offered at 7 (MA-3).",
         )
-    if phase == "finished":
-        note("game-over", "MA-8", "The beach has been taken: the game is over (MA-8).")
-        return notes
     if state.supply.beach_exposed:
         note(
             "beach-exposed",

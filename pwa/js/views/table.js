@@ -15,6 +15,7 @@ import { followTable } from "../live.js";
 import { toast, toastError, undoToast } from "../toast.js";
 import { openSession } from "../sync/session.js";
 import { syncBadge, showConflict } from "../ui/sync.js";
+import { endActions } from "./rematch.js";
 
 function errorScreen(container, message) {
   container.replaceChildren(
@@ -135,7 +136,13 @@ export async function mountTable(container, { params, query }) {
   );
   showSeat();
   const screen = game.createScreen(body, controller);
-  screen.update(table);
+  /** Draw the table; under a finished game's result: rematch and home. */
+  function draw() {
+    screen.update(table);
+    const result = body.querySelector("[data-testid=result]");
+    if (result && !readOnly && !result.querySelector("[data-testid=end-actions]")) result.append(endActions(table, game.title));
+  }
+  draw();
 
   /** The player's link was refused (401/403, or no such seat): forget it and say so. */
   function dropSeat() {
@@ -176,7 +183,7 @@ export async function mountTable(container, { params, query }) {
     const changed = versionChanged || JSON.stringify(next) !== JSON.stringify(table);
     table = next;
     if (changed) {
-      screen.update(table);
+      draw();
       store.rememberTable(table, game.title);
     }
     // A game without secrets answers null: then one check of the link is enough.

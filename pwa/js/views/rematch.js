@@ -1,0 +1,47 @@
+// The end screen's way on: a rematch with the same players in the same seats and the same options,
+// or home. Offline the rematch starts on the phone and is created when the connection is back.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import * as api from "../api.js";
+import * as store from "../store.js";
+import { navigate } from "../router.js";
+import { toastError } from "../toast.js";
+import { createOffline } from "../sync/session.js";
+
+/** The request that starts the same table again (the seed is new: a rematch is a new game). */
+export function rematchBody(table) {
+  return { game: table.game, players: table.players, options: table.options };
+}
+
+async function rematch(table, title, key) {
+  const body = rematchBody(table);
+  try {
+    const created = await api.createTable(body, key);
+    store.setToken(created.id, created.write_token);
+    if (created.seats?.length) store.setSeatLinks(created.id, created.seats);
+    store.rememberTable(created.table, title);
+    navigate(`/t/${encodeURIComponent(created.id)}`);
+  } catch (err) {
+    if (!(err instanceof api.OfflineError)) {
+      toastError(err, t("error.generic"));
+      return;
+    }
+    try {
+      const id = await createOffline(body, key);
+      store.rememberTable({ id, game: body.game, players: body.players, finished: false }, title);
+      navigate(`/t/${encodeURIComponent(id)}`);
+    } catch (offlineErr) {
+      toastError(offlineErr, t("offline.not_sent"));
+    }
+  }
+}
+
+export function endActions(table, title) {
+  const key = api.newIdempotencyKey(); // a second tap on Rematch starts no second table
+  return h(
+    "div",
+    { class: "end-actions", testid: "end-actions" },
+    h("button", { type: "button", class: "btn btn-primary btn-big", testid: "rematch", onclick: () => rematch(table, title, key) }, t("table.rematch")),
+    h("a", { class: "btn btn-secondary btn-big", href: "#/", testid: "home" }, t("table.home")),
+  );
+}
