@@ -117,6 +117,9 @@ export async function mountTable(container, { params, query }) {
 
   const body = h("div", { class: "table-body" });
   const badge = syncBadge();
+  // A new tap makes the last entry's undo toast stale: it goes at once.
+  const dropUndoToasts = () => document.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove());
+  body.addEventListener("click", dropUndoToasts, { capture: true });
   container.replaceChildren(
     h(
       "div",
@@ -242,7 +245,7 @@ export async function mountTable(container, { params, query }) {
     const mine = { event, key: api.newIdempotencyKey(), version: table.version, committing: true, sheet: { close() {}, setBusy() {} } };
     pending = mine;
     body.setAttribute("aria-busy", "true");
-    document.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove());
+    dropUndoToasts();
     try {
       const after = await session.record(event, mine.key);
       adopt(after, { own: true });
