@@ -63,3 +63,11 @@ def test_manifest_and_icons() -> None:
 def test_rule_decisions_match_the_rules_pages() -> None:
     decisions = listed_decisions("js/games/mahe/status.js", "MA")
     assert decisions == set(rules_index()["mahe"]["decisions"])
+
+
+def test_rules_pages_link_the_app_icon() -> None:
+    """A rules page names the app's icon, so the browser asks for no missing /favicon.ico."""
+    for page in sorted((PWA / "rules").glob("*.html")):
+        found = re.search(r'<link rel="icon"[^>]*href="([^"]+)"', page.read_text(encoding="utf-8"))
+        assert found, page.name
+        assert (page.parent / found.group(1)).resolve().is_file(), (page.name, found.group(1))

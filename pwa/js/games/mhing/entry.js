@@ -249,7 +249,7 @@ export function createPicker(act) {
     const count = D.cardCount(d);
     const group = D.activeGroup(d);
     const copies = D.copies(d);
-    // A full hand needs no more cards: fold the keyboard away so the breakdown shows.
+    // A full hand takes no more cards: the keys go off, but the keyboard stays where it is.
     el.classList.toggle("is-full", count >= HAND_SIZE && !group);
     for (const [card, b] of pickButtons) {
       b.disabled = !D.canAdd(d, card);
