@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from api.db.engine import read_connection, write_transaction
 from api.db.schema import events, game_tables
 from api.errors import ApiProblem, not_found
-from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
+from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent, RuleError
 from api.rules.game import Game
 from api.rules.registry import get_game
 from api.rules.replay import RESEED, is_undo, public_undo
@@ -297,17 +297,25 @@ class TableStore:
         digest = request_hash(expected_version, event)
         try:
             with write_transaction(self.engine) as conn:
-                holder = self._holder(conn, table_id, token)
-                table = self._load(conn, table_id)
-                if idempotency_key:
-                    prior = self._prior(conn, table_id, idempotency_key, digest)
+                row = self._row_of(conn, table_id)  # one read: the table and its token hashes
+                holder = self._holder_of(row, token)
+                table = _row(row)
+                if expected_version != table.version:
+                    # A retry of a request already applied names an older version: answer it as
+                    # a replay. (With the version current, a used key can only be a reuse: the
+                    # unique key index refuses the insert and the handler below says so.)
+                    prior = self._prior(conn, table_id, idempotency_key, digest) if idempotency_key else None
                     if prior is not None:
                         return Appended(prior, table, replayed=True)
-                if expected_version != table.version:
                     raise StaleVersion(table, expected_version)
                 game = require_game(table.game)
-                refuse_unless_owner(game, game.load(table.state), table.players, event, holder)
-                step = self._transition(conn, game, table, event)
+                try:
+                    refuse_unless_owner(game, game.load(table.state), table.players, event, holder)
+                    step = self._transition(conn, game, table, event)
+                except (RuleError, ApiProblem):
+                    if idempotency_key:  # a key used before for another request says so first
+                        self._prior(conn, table_id, idempotency_key, digest)
+                    raise
                 seq = table.version + 1
                 now = _now()
                 changed = conn.execute(
@@ -424,14 +432,9 @@ class TableStore:
             dict(event),
         )
 
-    @staticmethod
-    def _load(conn: Connection, table_id: str) -> TableRow:
-        if not is_our_id(table_id):
-            raise not_found(table_id)  # never sent to the database (NUL, odd lengths …)
-        row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).mappings().first()
-        if row is None:
-            raise not_found(table_id)
-        return _row(row)
+    @classmethod
+    def _load(cls, conn: Connection, table_id: str) -> TableRow:
+        return _row(cls._row_of(conn, table_id))
 
     @staticmethod
     def _column(conn: Connection, table_id: str, column: Any) -> Any:
@@ -445,10 +448,23 @@ class TableStore:
 
     @classmethod
     def _holder(cls, conn: Connection, table_id: str, token: str | None) -> int | None:
+        return cls._holder_of(cls._row_of(conn, table_id), token)
+
+    @staticmethod
+    def _row_of(conn: Connection, table_id: str) -> Mapping[str, Any]:
+        if not is_our_id(table_id):
+            raise not_found(table_id)  # never sent to the database (NUL, odd lengths …)
+        row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).mappings().first()
+        if row is None:
+            raise not_found(table_id)
+        return row
+
+    @staticmethod
+    def _holder_of(row: Mapping[str, Any], token: str | None) -> int | None:
         """Who is writing: None for the table's write token, a seat number for that seat's own token
         (a player's credential at this table); 401 without a token, 403 for any other."""
-        write_hash = cls._column(conn, table_id, game_tables.c.write_token_hash)
-        seat_hashes = cls._column(conn, table_id, game_tables.c.seat_token_hashes)
+        write_hash = row["write_token_hash"]
+        seat_hashes = row["seat_token_hashes"]
         if not token:
             raise ApiProblem(
                 401,
