@@ -54,3 +54,15 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
 def read_connection(engine: Engine) -> Iterator[Connection]:
     with engine.connect() as conn, conn.begin():
         yield conn
+
+
+@contextmanager
+def single_read(engine: Engine) -> Iterator[Connection]:
+    """For one statement: on PostgreSQL without BEGIN and ROLLBACK around it (two round trips less
+    per conditional GET); a lone SELECT sees one consistent snapshot anyway."""
+    if engine.dialect.name != "postgresql":
+        with read_connection(engine) as conn:
+            yield conn
+        return
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        yield conn

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from api.db.engine import read_connection, write_transaction
+from api.db.engine import read_connection, single_read, write_transaction
 from api.db.schema import events, game_tables
 from api.errors import ApiProblem, not_found
 from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent, RuleError
@@ -193,7 +193,7 @@ class TableStore:
 
     def version_of(self, table_id: str) -> int:
         """Just the log position: enough to answer a conditional GET with 304."""
-        with read_connection(self.engine) as conn:
+        with single_read(self.engine) as conn:
             return int(self._column(conn, table_id, game_tables.c.version))
 
     def log(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]]:
