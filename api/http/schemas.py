@@ -183,8 +183,17 @@ def _has_type(event: dict[str, object]) -> bool:
     return True
 
 
+HEX_SHA256 = validate.Regexp(r"^[0-9a-f]{64}$")
+
+
 class RecordEventSchema(Schema):
     seq = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+    hash = fields.String(
+        validate=HEX_SHA256,
+        metadata={
+            "description": "SHA-256 (hex) over the previous entry's hash and this entry's canonical content"
+        },
+    )
     # A Dict, not the nested EventSchema: dumping must keep every field of the event.
     event = fields.Dict(
         required=True,
@@ -206,6 +215,24 @@ class RecordSchema(Schema):
     seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEED))
     events = fields.List(fields.Nested(RecordEventSchema), required=True)
     result = fields.Dict(allow_none=True)
+    chain = fields.Nested(
+        "ChainSchema", metadata={"description": "The hash chain over the entries: its length and last hash"}
+    )
+
+
+class ChainSchema(Schema):
+    algorithm = fields.String(required=True, validate=validate.Equal("sha256"))
+    length = fields.Integer(strict=True, required=True, validate=validate.Range(min=0))
+    head = fields.String(required=True, validate=HEX_SHA256)
+
+
+class ChainCheckSchema(Schema):
+    intact = fields.Boolean(required=True)
+    index = fields.Integer(
+        allow_none=True, metadata={"description": "0-based position of the first broken entry"}
+    )
+    seq = fields.Integer(allow_none=True, metadata={"description": "Its seq as the record states it"})
+    reason = fields.String(allow_none=True)
 
 
 class VerificationSchema(Schema):
@@ -213,6 +240,9 @@ class VerificationSchema(Schema):
     finished = fields.Boolean(required=True)
     result = fields.Dict(allow_none=True, metadata={"description": "The result the replay computes"})
     claimed_result_matches = fields.Boolean(required=True)
+    chain = fields.Nested(
+        ChainCheckSchema, required=True, metadata={"description": "Where the hash chain breaks"}
+    )
     problem = fields.Dict(allow_none=True, metadata={"description": "Why it is not valid"})
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,10 +26,37 @@ def require_finished(table: TableRow) -> None:
         )
 
 
+# What the first entry's hash builds on: the game, its players, options and seed.
+HEADER_FIELDS = ("format", "game", "players", "options", "seed")
+CHAIN_ALGORITHM = "sha256"
+
+
+def canonical(value: Any) -> bytes:
+    """One byte string per JSON value: sorted keys, no spaces, UTF-8 (RFC 8785's idea, for our
+    integers and strings)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def genesis(record: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical({k: record.get(k) for k in HEADER_FIELDS})).hexdigest()
+
+
+def chain(record: Mapping[str, Any], entries: list[Mapping[str, Any]]) -> list[str]:
+    """Each entry's hash: SHA-256 over the previous hash and the entry's own canonical content, so
+    changing, removing or reordering any entry breaks every hash from it on."""
+    hashes: list[str] = []
+    previous = genesis(record)
+    for entry in entries:
+        content = canonical({"seq": entry["seq"], "event": entry["event"]})
+        previous = hashlib.sha256(previous.encode("ascii") + b"\n" + content).hexdigest()
+        hashes.append(previous)
+    return hashes
+
+
 def build_record(table: TableRow, entries: list[dict[str, Any]]) -> dict[str, Any]:
     game = require_game(table.game)
     result = game.result(game.load(table.state))
-    return {
+    record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "game": table.game,
         "table_id": table.id,
@@ -39,6 +68,36 @@ def build_record(table: TableRow, entries: list[dict[str, Any]]) -> dict[str, An
         "created_at": table.created_at.isoformat(),
         "finished_at": table.updated_at.isoformat(),
     }
+    hashes = chain(record, record["events"])
+    for entry, digest in zip(record["events"], hashes, strict=True):
+        entry["hash"] = digest
+    record["chain"] = {
+        "algorithm": CHAIN_ALGORITHM,
+        "length": len(hashes),
+        "head": hashes[-1] if hashes else genesis(record),
+    }
+    return record
+
+
+def check_chain(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Where the record's hash chain first breaks: None when it is whole (or the record has none).
+
+    An entry changed or moved fails at its own position, a removed one at the position it left;
+    entries cut off the end are caught by the chain's length and head.
+    """
+    entries = list(record["events"])
+    stated = record.get("chain") or None
+    if stated is None and not any(entry.get("hash") for entry in entries):
+        return None  # a record written by hand, without a chain: only the replay checks it
+    recomputed = chain(record, entries)
+    for index, (entry, digest) in enumerate(zip(entries, recomputed, strict=True)):
+        if entry.get("hash") != digest:
+            return {"index": index, "seq": entry.get("seq"), "reason": "changed-removed-or-reordered"}
+    if stated is not None:
+        head = recomputed[-1] if recomputed else genesis(record)
+        if stated.get("length") != len(entries) or stated.get("head") != head:
+            return {"index": len(entries), "seq": None, "reason": "entries-missing-at-the-end"}
+    return None
 
 
 def record_csv(record: Mapping[str, Any]) -> str:
@@ -72,8 +131,25 @@ def spreadsheet_safe(text: str) -> str:
 
 
 def verify_record(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Replay the record's log from its seed and compare the outcome with the one it claims."""
+    """Check the record's hash chain, then replay its log from its seed and compare the outcome with
+    the one it claims."""
     game = require_game(str(record["game"]))
+    broken = check_chain(record)
+    if broken is not None:
+        where = (
+            f"Entry {broken['index'] + 1} (seq {broken['seq']}) was changed, removed or moved: its hash "
+            "does not follow from the entries before it."
+            if broken["seq"] is not None
+            else "Entries were cut off the end: the chain's length or head does not match."
+        )
+        return {
+            "valid": False,
+            "finished": False,
+            "result": None,
+            "claimed_result_matches": False,
+            "chain": {"intact": False, **broken},
+            "problem": {"code": "record-tampered", "detail": where, "rule": None},
+        }
     events = [entry["event"] for entry in record["events"]]
     try:
         options = game.normalize_options(record.get("options") or {})
@@ -84,12 +160,14 @@ def verify_record(record: Mapping[str, Any]) -> dict[str, Any]:
             "finished": False,
             "result": None,
             "claimed_result_matches": False,
+            "chain": {"intact": True, "index": None, "seq": None, "reason": None},
             "problem": {"code": error.code, "detail": error.detail, "rule": error.rule},
         }
     result = game.result(state)
     claimed = record.get("result")
     matches = claimed is None or claimed == result
     return {
+        "chain": {"intact": True, "index": None, "seq": None, "reason": None},
         "valid": result is not None and matches,
         "finished": result is not None,
         "result": result,

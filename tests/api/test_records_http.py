@@ -36,6 +36,7 @@ def test_record_replays_to_the_same_result_and_reveals_the_seed(client: FlaskCli
         "finished": True,
         "result": record["result"],
         "claimed_result_matches": True,
+        "chain": {"intact": True, "index": None, "seq": None, "reason": None},
         "problem": None,
     }
 
@@ -53,6 +54,12 @@ def test_verify_catches_a_forged_result_and_a_forged_log(client: FlaskClient) ->
     assert not verdict["valid"]
     truncated = {**record, "events": record["events"][:10]}
     verdict = client.post("/api/verify", json=truncated).get_json()
+    assert not verdict["valid"] and verdict["problem"]["code"] == "record-tampered"
+    assert verdict["chain"]["reason"] == "entries-missing-at-the-end"
+    # A record without its chain (written by hand) is still checked by replaying it.
+    bare = {k: v for k, v in truncated.items() if k != "chain"}
+    bare["events"] = [{"seq": e["seq"], "event": e["event"]} for e in bare["events"]]
+    verdict = client.post("/api/verify", json=bare).get_json()
     assert not verdict["valid"] and verdict["problem"]["code"] == "game-not-finished"
 
 
