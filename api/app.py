@@ -15,6 +15,7 @@ from api.http import games, health, magellan, mahe, mhing, records, sheets, stre
 from api.http.bundle import blp as bundle_blueprint
 from api.http.context import SHEETS_KEY, STORE_KEY
 from api.http.limits import install_rate_limits
+from api.http.links import add_links
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
 from api.http.pwa import SheetIdConverter, register_path_converter
 from api.http.pwa import blp as pwa_blueprint
@@ -127,6 +128,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     ]
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
+    add_links(api.spec)
     register_problem_handlers(app)
     register_security_headers(app)
     # Third-party web apps call the API from their own origin; writes use bearer tokens, not cookies.

@@ -25,6 +25,7 @@ def _record(table_id: str) -> dict[str, Any]:
 
 @blp.route("/tables/<string:table_id>/export")
 class ExportJson(MethodView):
+    @blp.doc(operationId="exportRecord")
     @blp.response(200, RecordSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
     @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`")
@@ -40,6 +41,7 @@ class ExportJson(MethodView):
 
 @blp.route("/tables/<string:table_id>/export.csv")
 class ExportCsv(MethodView):
+    @blp.doc(operationId="exportCsv")
     @blp.response(
         200,
         content_type="text/csv",
@@ -62,6 +64,7 @@ class ExportCsv(MethodView):
 
 @blp.route("/tables/<string:table_id>/export/bgstats")
 class ExportBgStats(MethodView):
+    @blp.doc(operationId="exportBgStats")
     @blp.response(200, BgStatsSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
     @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`")

@@ -74,6 +74,7 @@ class Sheets(MethodView):
         example={"game": "magellan", "name": "Our board", "data": {"explorers": {}}},
     )
     @blp.response(201, CreatedSheetSchema)
+    @blp.doc(operationId="createSheet")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Not a valid sheet for this game")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a board sheet
@@ -102,6 +103,7 @@ class SheetTemplate(MethodView):
 
 @blp.route("/<sheet_id:sheet_id>")
 class SheetResource(MethodView):
+    @blp.doc(operationId="getSheet")
     @blp.response(200, SheetSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such sheet")
     def get(self, sheet_id: str) -> dict[str, Any]:
@@ -111,7 +113,7 @@ class SheetResource(MethodView):
         """
         return sheet_view(sheet_store().get(sheet_id))
 
-    @blp.doc(security=[{"writeToken": []}])
+    @blp.doc(operationId="updateSheet", security=[{"writeToken": []}])
     @blp.arguments(
         SheetUpdateSchema, example={"name": "Our board", "data": {"explorers": {}}, "expected_version": 1}
     )

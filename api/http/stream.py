@@ -98,7 +98,7 @@ def _seat() -> int | None:
 
 @blp.route("/<string:table_id>/stream")
 class TableStream(MethodView):
-    @blp.doc(**STREAM_DOC)
+    @blp.doc(operationId="streamTable", **STREAM_DOC)
     @blp.alt_response(400, response="BAD_REQUEST", description="Malformed Last-Event-ID or seat")
     @blp.alt_response(401, response="UNAUTHORIZED", description="`?seat` without a seat token")
     @blp.alt_response(403, response="FORBIDDEN", description="Not this seat's token")

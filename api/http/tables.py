@@ -55,6 +55,7 @@ def etag_for(table_id: str, version: int) -> str:
 class Tables(MethodView):
     @blp.arguments(CreateTableSchema, example=examples.CREATE_MAHE)
     @blp.response(201, CreatedTableSchema)
+    @blp.doc(operationId="createTable")
     @blp.alt_response(
         422, response="UNPROCESSABLE_ENTITY", description="Unknown game, bad players or options"
     )
@@ -83,7 +84,9 @@ class Tables(MethodView):
 
 @blp.route("/<string:table_id>")
 class TableResource(MethodView):
-    @blp.doc(parameters=[IF_NONE_MATCH], responses={"304": {"description": "Not modified"}})
+    @blp.doc(
+        operationId="getTable", parameters=[IF_NONE_MATCH], responses={"304": {"description": "Not modified"}}
+    )
     @blp.response(200, TableSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
     def get(self, table_id: str) -> Any:
@@ -107,6 +110,7 @@ class TableResource(MethodView):
 
 @blp.route("/<string:table_id>/events")
 class TableEvents(MethodView):
+    @blp.doc(operationId="getLog")
     @blp.response(200, LogSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
     def get(self, table_id: str) -> dict[str, Any]:
@@ -118,7 +122,7 @@ class TableEvents(MethodView):
         table, entries = store().log(table_id)
         return {"version": table.version, "events": entries}
 
-    @blp.doc(security=WRITE_SECURITY, parameters=[IDEMPOTENCY_HEADER])
+    @blp.doc(operationId="appendEvent", security=WRITE_SECURITY, parameters=[IDEMPOTENCY_HEADER])
     @blp.arguments(
         AppendSchema,
         examples={
@@ -169,7 +173,7 @@ class TableEvents(MethodView):
 
 @blp.route("/<string:table_id>/preview")
 class TablePreview(MethodView):
-    @blp.doc(security=[{}, {"seatToken": []}])
+    @blp.doc(operationId="previewEvent", security=[{}, {"seatToken": []}])
     @blp.arguments(PreviewSchema, example={"event": {"type": "stop"}})
     @blp.response(200, PreviewResultSchema)
     @blp.alt_response(401, response="UNAUTHORIZED", description="A secret event without a token")
@@ -195,7 +199,7 @@ class TablePreview(MethodView):
 
 @blp.route("/<string:table_id>/seats/<int:seat>")
 class TableSeat(MethodView):
-    @blp.doc(security=[{"seatToken": []}])
+    @blp.doc(operationId="getSeatView", security=[{"seatToken": []}])
     @blp.response(200, PrivateViewSchema)
     @blp.alt_response(401, response="UNAUTHORIZED", description="No seat token")
     @blp.alt_response(403, response="FORBIDDEN", description="Not this seat's token")

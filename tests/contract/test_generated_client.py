@@ -49,9 +49,9 @@ def kibitz_client(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
 
 def test_generated_client_creates_a_table_and_plays(kibitz_client: ModuleType, live_server: str) -> None:
     models = importlib.import_module("kibitz_client.models")
-    create = importlib.import_module("kibitz_client.api.tables.post_api_tables")
-    append = importlib.import_module("kibitz_client.api.tables.post_api_tables_table_id_events")
-    read = importlib.import_module("kibitz_client.api.tables.get_api_tables_table_id")
+    create = importlib.import_module("kibitz_client.api.tables.create_table")
+    append = importlib.import_module("kibitz_client.api.tables.append_event")
+    read = importlib.import_module("kibitz_client.api.tables.get_table")
     games = importlib.import_module("kibitz_client.api.games.get_api_games")
 
     client = kibitz_client.Client(base_url=live_server)
