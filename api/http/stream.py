@@ -59,7 +59,24 @@ STREAM_DOC = {
             "entries since the version you had (as `GET …/events` shows them), `table` is the table as "
             "`GET /api/tables/{id}` shows it, `private` the seat's own view (with `?seat`). Lines "
             "starting with `:` are heartbeats. Reconnect with `Last-Event-ID` to resume.",
-            "content": {EVENT_STREAM: {"schema": {"type": "string"}}},
+            # The schema of each event (SSE fields), as stream-aware tools read it.
+            "content": {
+                EVENT_STREAM: {
+                    "schema": {
+                        "type": "object",
+                        "required": ["event", "data"],
+                        "properties": {
+                            "event": {"type": "string", "enum": ["table"]},
+                            "id": {"type": "string", "pattern": "^[0-9]+$"},
+                            "data": {
+                                "type": "string",
+                                "description": "JSON `{version, entries, table, private}`",
+                            },
+                            "retry": {"type": "integer"},
+                        },
+                    }
+                }
+            },
         }
     },
 }
