@@ -49,7 +49,8 @@ def test_the_program_type_checks_and_plays_against_gunicorn(generated: Path, liv
 
 
 def test_the_types_refuse_a_wrong_request(generated: Path) -> None:
-    """The generated types are not `any`: a string log position does not compile."""
+    """The generated types are not `any`: a string log position does not compile, nor an event type
+    no game has (the games' vocabulary is in the document)."""
     wrong = HERE / "wrong.ts"
     wrong.write_text(
         'import createClient from "openapi-fetch";\n'
@@ -58,6 +59,10 @@ def test_the_types_refuse_a_wrong_request(generated: Path) -> None:
         'void kibitz.POST("/api/tables/{table_id}/events", {\n'
         '  params: { path: { table_id: "x" } },\n'
         '  body: { expected_version: "three", event: { type: "stop" } },\n'
+        "});\n"
+        'void kibitz.POST("/api/tables/{table_id}/events", {\n'
+        '  params: { path: { table_id: "x" } },\n'
+        '  body: { expected_version: 3, event: { type: "roll", value: 4 } },\n'
         "});\n",
         encoding="utf-8",
     )
@@ -76,6 +81,7 @@ def test_the_types_refuse_a_wrong_request(generated: Path) -> None:
     finally:
         wrong.unlink()
     assert checked.returncode != 0
+    assert "wrong.ts(10," in checked.stdout, checked.stdout  # "roll" is no event of any game
     assert "wrong.ts(6," in checked.stdout and "not assignable to type 'number'" in checked.stdout, (
         checked.stdout
     )

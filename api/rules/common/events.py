@@ -6,15 +6,52 @@ game's own events.py."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeGuard
+from dataclasses import dataclass
+from typing import Any, Literal, TypeGuard
 
 from api.rules.errors import MalformedEvent
 
 # Fields every event may carry besides its own: its type, and the seat of the phone that sent it.
 COMMON_FIELDS = ("type", "seat")
+MAX_SEAT = 6  # seven players at most (Mahé)
+
+Kind = Literal["integer", "integers", "string", "object", "hand"]
 
 
-def event_type(event: Any, title: str, fields: Mapping[str, Sequence[str]]) -> str:
+@dataclass(frozen=True)
+class Field:
+    """One field of an event as the referee reads it: the game's declaration of its vocabulary,
+    from which the HTTP layer also builds the documented schema of every event (api.http.vocabulary).
+    Optional fields may be null (the referee reads null as absent)."""
+
+    kind: Kind
+    description: str
+    required: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+def integer(
+    description: str, minimum: int | None = None, maximum: int | None = None, *, required: bool = False
+) -> Field:
+    return Field("integer", description, required, minimum, maximum)
+
+
+def integers(description: str, minimum: int, maximum: int, *, required: bool = False) -> Field:
+    """A list of whole numbers (card values)."""
+    return Field("integers", description, required, minimum, maximum)
+
+
+def choice(description: str, choices: Sequence[str], *, required: bool = False) -> Field:
+    return Field("string", description, required, choices=tuple(choices))
+
+
+# An event type's fields besides `type` and `seat`.
+Fields = Mapping[str, Field]
+
+
+def event_type(event: Any, title: str, fields: Mapping[str, Fields]) -> str:
     """The event's `type`, which must be one of the game's event types (the keys of `fields`), with no
     field that type does not take — so nothing the referee does not understand is ever recorded.
     `title` names the game in the error."""

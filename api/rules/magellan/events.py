@@ -11,22 +11,39 @@ from api.rules.errors import MalformedEvent
 from api.rules.magellan.constants import EXPLORERS, MONEY_VALUES, PARTS
 
 # Each event type with the fields it takes (besides `type` and the sending `seat`).
-EVENT_FIELDS: dict[str, tuple[str, ...]] = {
-    "set_board_sheet": ("sheet",),  # MG-2
-    "reveal": ("explorer",),  # MG-4 (typed in physical play)
-    "veto": (),  # MG-8 Columbus
-    "bid": ("amount",),  # MG-4
-    "pass": (),  # MG-4
-    "pay": ("cards",),  # MG-6
-    "vasco_part": ("part", "from_part"),  # MG-8 Vasco da Gama B
-    "draw": ("cards",),  # MG-8 Vasco da Gama, MG-9 income (typed in physical play)
-    "slide": ("value", "pile"),  # MG-8 Magellan
-    "cook_pull": ("value",),  # MG-8 Cook B
-    "swap": ("discard", "draw"),  # MG-8 Marco Polo
-    "end_swaps": (),  # MG-8 Marco Polo
-    "final_hand": ("cards",),  # MG-10
-    "pizarro_draw": ("value",),  # MG-11
-    "pizarro_stop": (),  # MG-11
+_MONEY = (1, 9)
+EVENT_FIELDS: dict[str, common.Fields] = {
+    "set_board_sheet": {  # MG-2
+        "sheet": common.Field("object", "The board sheet: `{explorers: {…}}` (MG-2)", required=True)
+    },
+    "reveal": {"explorer": common.choice("The explorer turned up; none in digital play (MG-4)", EXPLORERS)},
+    "veto": {},  # MG-8 Columbus
+    "bid": {"amount": common.integer("The bid (MG-4)", 1, required=True)},
+    "pass": {},  # MG-4
+    "pay": {"cards": common.integers("The money cards paid, by value (MG-6)", *_MONEY, required=True)},
+    "vasco_part": {  # MG-8 Vasco da Gama B
+        "part": common.choice("The part of the field (MG-8)", PARTS),
+        "from_part": common.choice("The part a ship moves from (MG-8)", PARTS),
+    },
+    # MG-8 Vasco da Gama, MG-9 income (typed in physical play)
+    "draw": {"cards": common.integers("The cards drawn, by value; none in digital play (MG-6)", *_MONEY)},
+    "slide": {  # MG-8 Magellan
+        "value": common.integer("The money card slid under Magellan (MG-8)", *_MONEY),
+        "pile": common.integer("The Magellan pile, 0, 1, 2 … (MG-8)", 0),
+    },
+    "cook_pull": {
+        "value": common.integer("The card pulled; none in digital play (MG-8)", *_MONEY)
+    },  # MG-8 Cook B
+    "swap": {  # MG-8 Marco Polo
+        "discard": common.integer("The card given back (MG-8)", *_MONEY, required=True),
+        "draw": common.integer("The card drawn instead; none in digital play (MG-8)", *_MONEY),
+    },
+    "end_swaps": {},  # MG-8 Marco Polo
+    "final_hand": {
+        "cards": common.integers("The money cards left in the hand (MG-10)", *_MONEY, required=True)
+    },
+    "pizarro_draw": {"value": common.integer("The card drawn; none in digital play (MG-11)", *_MONEY)},
+    "pizarro_stop": {},  # MG-11
 }
 EVENT_TYPES = tuple(EVENT_FIELDS)
 

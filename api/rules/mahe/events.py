@@ -11,12 +11,20 @@ from api.rules.errors import MalformedEvent
 from api.rules.mahe.constants import DIE_FACES, TURTLE_COLOURS
 
 # Each event type with the fields it takes (besides `type` and the sending `seat`).
-EVENT_FIELDS: dict[str, tuple[str, ...]] = {
-    "reveal_card": ("value",),  # MA-7, MA-12: the newly face-up egg card (typed in physical play)
-    "choose_turtle": ("turtle",),  # MA-9
-    "die": ("value",),  # MA-3, MA-12: typed in physical play
-    "stop": (),  # MA-3
-    "play_card": ("value",),  # MA-11
+_FACE = (1, 6)
+EVENT_FIELDS: dict[str, common.Fields] = {
+    # MA-7, MA-12: the newly face-up egg card, typed in physical play
+    "reveal_card": {"value": common.integer("The egg card's value (MA-7)", *_FACE, required=True)},
+    # MA-9
+    "choose_turtle": {
+        "turtle": common.choice("The turtle that moves first (MA-9)", TURTLE_COLOURS, required=True)
+    },
+    # MA-3, MA-12: typed in physical play, left out in digital play
+    "die": {"value": common.integer("What the die shows (MA-3); none in digital play (MA-12)", *_FACE)},
+    "stop": {},  # MA-3
+    "play_card": {
+        "value": common.integer("The egg card played as a die (MA-11)", *_FACE, required=True)
+    },  # MA-11
 }
 EVENT_TYPES = tuple(EVENT_FIELDS)
 

@@ -11,15 +11,25 @@ from api.rules.errors import IllegalMove, MalformedEvent
 from api.rules.mhing.premiums import points as points_for
 
 # Each event type with the fields it takes (besides `type` and the sending `seat`).
-EVENT_FIELDS: dict[str, tuple[str, ...]] = {
-    "round_won": ("winner", "discarder", "hand"),  # MH-5, MH-6, MH-9
-    "round_points": ("winner", "discarder", "points", "premiums"),  # MH-8, MH-9
-    "round_drawn": (),  # MH-2
-    "end_game": (),  # MH-9
-}
-EVENT_TYPES = tuple(EVENT_FIELDS)
 MAX_PREMIUMS = 300
 MAX_POINTS = 2**30
+_SEAT = (0, 5)
+EVENT_FIELDS: dict[str, common.Fields] = {
+    "round_won": {  # MH-5, MH-6, MH-9
+        "winner": common.integer("The seat that went out (MH-3)", *_SEAT, required=True),
+        "discarder": common.integer("Whose discard completed the hand; none from the stack (MH-9)", *_SEAT),
+        "hand": common.Field("hand", "The winning hand: MH-10 notation or `{groups, hidden, flowers}`", True),
+    },
+    "round_points": {  # MH-8, MH-9
+        "winner": common.integer("The seat that went out (MH-3)", *_SEAT, required=True),
+        "discarder": common.integer("Whose discard completed the hand; none from the stack (MH-9)", *_SEAT),
+        "points": common.integer("The hand's points (MH-8); or give premiums", 0, MAX_POINTS),
+        "premiums": common.integer("The hand's premiums (MH-8); or give points", 0, MAX_PREMIUMS),
+    },
+    "round_drawn": {},  # MH-2
+    "end_game": {},  # MH-9
+}
+EVENT_TYPES = tuple(EVENT_FIELDS)
 
 
 def event_type(event: Any) -> str:

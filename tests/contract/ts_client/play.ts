@@ -5,6 +5,7 @@ import createClient from "openapi-fetch";
 import type { components, paths } from "./kibitz.js";
 
 type Table = components["schemas"]["Table"];
+type AnyEvent = components["schemas"]["AnyEvent"];
 // Node's own globals, declared here so the program needs no @types package.
 declare const process: { argv: string[]; exit(code: number): never };
 
@@ -27,7 +28,9 @@ async function main(): Promise<void> {
   const { id, write_token: token } = created.data;
   let table: Table = created.data.table;
 
-  const events = [
+  // Each event is checked against the game's vocabulary at compile time: a typo in an event type
+  // or a field name, or a field of the wrong type, does not compile.
+  const events: components["schemas"]["MaheEvent"][] = [
     { type: "reveal_card", value: 5 },
     { type: "choose_turtle", turtle: "red" },
     { type: "die", value: 4 },
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
   const stale = await kibitz.POST("/api/tables/{table_id}/events", {
     params: { path: { table_id: id } },
     headers: { Authorization: `Bearer ${token}` },
-    body: { expected_version: 0, event: { type: "stop" } },
+    body: { expected_version: 0, event: { type: "stop" } satisfies AnyEvent },
   });
   const read = await kibitz.GET("/api/tables/{table_id}", { params: { path: { table_id: id } } });
   if (!read.data) throw new Error("read failed");
