@@ -69,6 +69,9 @@ LINES: dict[str, tuple[str, str, int]] = {
     "nothing-fits-all-honours": ("Nothing fits, with every honour once", MH7, 8),
 }
 
+# Each line's premiums, from LINES: the fast count below reads its values here (one source).
+VALUE = {code: value for code, (_name, _rule, value) in LINES.items()}
+
 DRAGON_TRIPLETS = frozenset(blocks.triplet(k) for k in range(FIRST_DRAGON, KIND_COUNT))
 _WIND, _DRAGON = 1, 2
 
@@ -126,13 +129,13 @@ def _whole_hand(mask: int) -> int:
     honours = winds or dragons
     total = 0
     if not honours:
-        total += {1: 8, 2: 1}.get(suits, 0)
-        total += 5 if mask & _HIGH else 0
-        total += 5 if mask & _LOW else 0
+        total += {1: VALUE["one-suit-no-honours"], 2: VALUE["two-suits-no-honours"]}.get(suits, 0)
+        total += VALUE["only-5-to-9"] if mask & _HIGH else 0
+        total += VALUE["only-1-to-5"] if mask & _LOW else 0
     elif suits == 1:
-        total += 3
+        total += VALUE["one-suit-with-honours"]
     elif suits == 3 and winds and dragons:
-        total += 5
+        total += VALUE["all-suits-winds-dragons"]
     return total
 
 
@@ -155,8 +158,10 @@ _PAIR_LINES = [[_pair_line(a, b) for b in blocks.GROUP_IDS] for a in blocks.GROU
 _PAIRS = [[0 if line == 0 else LINES[_PAIR_CODES[line - 1]][2] for line in row] for row in _PAIR_LINES]
 _GROUP_MASK = [_mask(blocks.kinds_of(b)) for b in blocks.GROUP_IDS]
 _PAIR_MASK = [_mask((k, k)) for k in range(KIND_COUNT)]
-_HONOUR_TRIPLET = [0 if _SEQ[b] or _GROUP[b][0] else 1 for b in blocks.GROUP_IDS]
-_PAIR_258 = [1 if _KIND[k][0] and _KIND[k][2] in (2, 5, 8) else 0 for k in range(KIND_COUNT)]
+_HONOUR_TRIPLET = [0 if _SEQ[b] or _GROUP[b][0] else VALUE["honour-triplet"] for b in blocks.GROUP_IDS]
+_PAIR_258 = [
+    VALUE["pair-2-5-8"] if _KIND[k][0] and _KIND[k][2] in (2, 5, 8) else 0 for k in range(KIND_COUNT)
+]
 _DRAGON_BIT = [1 << (b - FIRST_DRAGON) if b in DRAGON_TRIPLETS else 0 for b in blocks.GROUP_IDS]
 # Straight parts: suit · 3 + (0: 1-2-3, 1: 4-5-6, 2: 7-8-9), or -1.
 _STRAIGHT = [
@@ -200,11 +205,11 @@ _MASK_BITS = (1 << _ONE_TWO_THREE_SHIFT) - 1
 def _mask_premiums(mask: int) -> int:
     total = _whole_hand(mask & 127)
     if not mask & _HAS_TRIPLET:
-        total += 1  # only sequences
+        total += VALUE["only-sequences"]
     if not mask & _HAS_SEQUENCE:
-        total += 3  # only triplets
+        total += VALUE["only-triplets"]
     if mask & _HAS_DRAGONS == _HAS_DRAGONS:
-        total += 5
+        total += VALUE["three-dragon-triplets"]
     return total
 
 
@@ -218,9 +223,9 @@ def _straight_premiums(slots: list[int]) -> int:
         ones, fours, sevens = slots.count(first), slots.count(first + 1), slots.count(first + 2)
         if fours:
             if ones and sevens:
-                total += 3
+                total += VALUE["full-straight"]
         elif ones and sevens:
-            total += min(ones, sevens)
+            total += min(ones, sevens) * VALUE["broken-straight"]
     return total
 
 
