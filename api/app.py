@@ -22,7 +22,7 @@ from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
 from api.http.security import register_security_headers
 from api.http.stream import install_change_feed
-from api.http.vocabulary import register_vocabulary
+from api.http.vocabulary import register_views, register_vocabulary
 from api.sheets.store import SheetStore
 from api.tables.store import TableStore
 
@@ -131,6 +131,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         api.register_blueprint(blueprint)
     add_links(api.spec)
     register_vocabulary(api.spec)
+    register_views(api.spec)
     register_problem_handlers(app)
     register_security_headers(app)
     # Third-party web apps call the API from their own origin; writes use bearer tokens, not cookies.

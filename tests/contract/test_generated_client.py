@@ -89,7 +89,9 @@ def test_generated_client_creates_a_table_and_plays(kibitz_client: ModuleType, l
         version = answer.table.version
     table = read.sync(created.id, client=client)
     assert table.version == 4
-    assert table.state["track"][11] == ["red"]  # 2 then 4: 12 fields (MA-3)
+    # Typed per game from the document alone: a Mahé table's state is a MaheView.
+    assert isinstance(table, models.MaheTable) and isinstance(table.state, models.MaheView)
+    assert table.state.track[11] == ["red"]  # 2 then 4: 12 fields (MA-3)
 
     refused = append.sync(
         created.id,

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api.rules.errors import RuleError
+from api.rules.referee import rules_view
 from api.rules.registry import get_game
 from api.rules.replay import advance
 from tests.browser.test_referee_differential import WholeGame, whole_games
@@ -112,3 +113,36 @@ def test_the_append_body_names_the_vocabulary() -> None:
     body = DOC["components"]["schemas"]["Append"]["properties"]["event"]
     assert body == {"$ref": "#/components/schemas/AnyEvent"}
     assert json.dumps(DOC["components"]["schemas"]["MaheEvent"]).count("$ref") == 5
+
+
+TABLE = jsonschema.Draft7Validator(
+    {"$ref": "#/components/schemas/Table", "components": json_schema(DOC["components"])}
+)
+
+
+def test_every_table_of_random_whole_games_matches_its_games_typed_view() -> None:
+    """The document's per-game `state` and `legal_actions` (additional properties refused) fit every
+    step of random whole games of all three games, both chance modes, both depths, both settlements."""
+    checked = 0
+    for game in games():
+        rules = get_game(game.game)
+        assert rules is not None
+        options = rules.normalize_options(game.options)
+        states = [rules.new_game(game.players, options, game.seed)]
+        for event in game.events:
+            states = advance(rules, states, event)
+            table = {
+                "id": "AAAAAAAAAAAAAAAA",
+                "game": game.game,
+                "version": 1,
+                "players": game.players,
+                "options": options,
+                "seed": None,
+                "created_at": "2026-11-23T00:00:00+00:00",
+                "updated_at": "2026-11-23T00:00:00+00:00",
+                **rules_view(rules, states[-1], len(states) > 1),
+            }
+            errors = [f"{list(e.absolute_path)}: {e.message}" for e in TABLE.iter_errors(table)]
+            assert not errors, (game.label, event, errors[:3])
+            checked += 1
+    assert checked > 500
