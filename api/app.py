@@ -38,7 +38,9 @@ record what happens and Kibitz says what is legal, who decides next, and the sco
   Reading needs only the table id.
 * Every append names the log position it builds on (`expected_version`); a stale one gets 409 with
   the current table. Send an `Idempotency-Key` so retries are applied once.
-* Errors are `application/problem+json` with a stable `code` and a human `detail`.
+* Errors are `application/problem+json` with a stable `code` and a human `detail`. Send
+  `Accept-Language` (en, de, fr, it, nl, es) to get `detail` in that language (`Content-Language`
+  says which); the `code` and `rule` never change with the language.
 * Finished games export as a record that `POST /api/verify` replays and checks.
 """
 

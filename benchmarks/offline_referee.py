@@ -35,24 +35,8 @@ from api.db.migrate import upgrade
 from api.http.bundle import PYODIDE_DIR, PYODIDE_FILES, referee_bytes, rules_zip
 from api.rules.mahe.game import MAHE
 from devtools.gunicorn import GunicornProcess
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 
-CHROMIUM = os.environ.get("KIBITZ_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {
-    "viewport": {"width": 360, "height": 740},
-    "is_mobile": True,
-    "has_touch": True,
-    "device_scale_factor": 2,
-    "locale": "en-US",
-}
 NO_LIMITS = {"KIBITZ_CREATE_LIMIT": "100000 per minute", "KIBITZ_TOKEN_FAILURE_LIMIT": "100000 per minute"}
 PLAYERS = [
     {"name": n, "colours": [c]} for n, c in (("A", "red"), ("B", "yellow"), ("C", "green"), ("D", "darkblue"))

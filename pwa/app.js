@@ -7,15 +7,42 @@ import { mountHome } from "./js/views/home.js";
 import { mountSetup } from "./js/views/setup.js";
 import { mountTable } from "./js/views/table.js";
 import { startReferee } from "./js/referee/client.js";
+import { hasPowers, refreshPowers } from "./js/games/magellan/powers.js";
+
+/**
+ * Keyboard players keep their place: a table redraws its controls after every entry, which would
+ * drop the focus to the page's start. When the focused control is replaced, its successor (same
+ * data-testid) takes the focus, else the action bar's first enabled control.
+ */
+function keepFocusAcrossRedraws() {
+  let focused = null;
+  document.addEventListener("focusin", (e) => {
+    focused = e.target;
+  });
+  new MutationObserver(() => {
+    if (!focused || focused.isConnected) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const id = focused.dataset?.testid;
+    const same = id ? document.querySelector(`[data-testid="${CSS.escape(id)}"]:not(:disabled)`) : null;
+    const next = same || document.querySelector("[data-testid=actionbar] button:not(:disabled)");
+    focused = null;
+    if (next) next.focus({ preventScroll: true });
+  }).observe(document.body, { childList: true, subtree: true });
+}
 
 async function main() {
-  await initI18n();
+  keepFocusAcrossRedraws();
+  // A phone that never saw Magellan's powers table fetches it before the first screen (it is
+  // online then: it just loaded the app); later starts refresh it in the background.
+  const knewPowers = hasPowers();
+  await Promise.all([initI18n(), knewPowers ? null : refreshPowers()]);
   initHeader();
   addRoute(/^\/$/, mountHome);
   addRoute(/^\/new\/(?<game>[\w-]+)$/, mountSetup);
   addRoute(/^\/t\/(?<id>[^/]+)$/, mountTable);
   onLanguageChange(() => render());
   await startRouter(document.getElementById("view"));
+  if (knewPowers) refreshPowers(); // after a release: a Magellan screen redraws on POWERS_CHANGED
   // The phone's referee (Pyodide, ~10 MB, cached by the service worker) boots after the first paint.
   setTimeout(startReferee, 0);
   if ("serviceWorker" in navigator) {

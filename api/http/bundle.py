@@ -18,6 +18,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort, send_file
 
+from api.i18n import available, messages_json
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 PWA_DIR = ROOT / "pwa"
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
@@ -31,6 +33,7 @@ PYODIDE_FILES = (
 )
 PYODIDE_URL = "/vendor/pyodide/"
 RULES_URL = "/referee/rules.zip"
+MESSAGES_URL = "/referee/messages/"  # + <lang>.json: the server's catalogs for the phone's referee
 # Shell files that are sources of the project rather than part of the app.
 NOT_SHELL = {"sw.js", "icons/make_icons.py"}
 # A fixed date for every zip entry, so the same files always give the same bytes and hash.
@@ -105,6 +108,14 @@ def precache() -> tuple[CacheGroup, ...]:
             )
         )
         groups.append(CacheGroup("rules", _digest([rules_zip()]), (RULES_URL,)))
+    languages = [language for language in available() if language != "en"]
+    groups.append(
+        CacheGroup(
+            "messages",
+            _digest([messages_json(language) for language in languages]),
+            tuple(f"{MESSAGES_URL}{language}.json" for language in languages),
+        )
+    )
     return tuple(groups)
 
 
@@ -128,6 +139,15 @@ def rules_archive() -> Response:
     response = send_file(io.BytesIO(rules_zip()), mimetype="application/zip", etag=False)
     response.headers["Cache-Control"] = "no-cache"
     response.set_etag(_digest([rules_zip()]))
+    return response
+
+
+@blp.get(MESSAGES_URL + "<language>.json")
+def messages(language: str) -> Response:
+    if language not in available() or language == "en":
+        abort(404)
+    response = Response(messages_json(language), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-cache"
     return response
 
 

@@ -19,7 +19,8 @@ class Games(MethodView):
     def get(self) -> list[dict[str, Any]]:
         """List the games
 
-        Each game's API name, title, player counts and option defaults.
+        Each game's API name, title, player counts and option defaults, and rules as data where a
+        game has them (Magellan's explorer powers by side and field, MG-8).
         """
         return [
             {
@@ -28,6 +29,7 @@ class Games(MethodView):
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "options": game.normalize_options({}),
+                **game.rule_tables(),
             }
             for game in GAMES.values()
         ]

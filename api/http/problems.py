@@ -10,7 +10,9 @@ from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
 from api.errors import ApiProblem
+from api.http.i18n import asked_language
 from api.http.schemas import TableSchema
+from api.i18n import DEFAULT, localize
 from api.rules.errors import RuleError
 from api.tables.store import StaleVersion
 from api.tables.views import table_view
@@ -36,7 +38,7 @@ HTTP_CODES = {
 }
 
 
-def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
+def problem(status: int, code: str, detail: str, *, language: str = DEFAULT, **extra: Any) -> Response:
     body = {
         "type": f"urn:kibitz:problem:{code}",
         "title": HTTPStatus(status).phrase,
@@ -46,6 +48,8 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
         **extra,
     }
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
+    response.headers["Content-Language"] = language
+    response.vary.add("Accept-Language")
     return response
 
 
@@ -94,16 +98,22 @@ def register_problem_handlers(app: Flask) -> None:
     def _api_problem(error: ApiProblem) -> Response:
         if isinstance(error, StaleVersion):
             # The loser of a race gets the winner's table, so it can show it and decide again.
-            current = TableSchema().dump(table_view(error.table))
+            current = TableSchema().dump(table_view(error.table, asked_language()))
             return problem(error.status, error.code, error.detail, table=current)
-        response = problem(error.status, error.code, error.detail, **error.extra)
+        language = asked_language()
+        detail = localize(error.detail, {}, language)
+        said_in = language if detail != error.detail else DEFAULT  # no catalog entry: still English
+        response = problem(error.status, error.code, detail, language=said_in, **error.extra)
         response.headers.update(error.headers)
         return response
 
     @app.errorhandler(RuleError)
     def _rule_error(error: RuleError) -> Response:
         extra = {"rule": error.rule} if error.rule else {}
-        return problem(error.status, error.code, error.detail, **extra)
+        language = asked_language()
+        detail = localize(error.template, error.params, language)
+        said_in = language if detail != error.detail else DEFAULT  # no catalog entry: still English
+        return problem(error.status, error.code, detail, language=said_in, **extra)
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:

@@ -169,12 +169,56 @@ class LogSchema(Schema):
     events = fields.List(fields.Nested(LogEntrySchema), required=True)
 
 
+class PowerSchema(Schema):
+    """One cell of Magellan's MG-8: what winning the explorer's card does on that side and field."""
+
+    explorer = fields.String(required=True)
+    side = fields.String(required=True, validate=validate.OneOf(["A", "B"]))
+    field = fields.Integer(strict=True, required=True, validate=validate.Range(1, 3))
+    summary = fields.String(required=True, metadata={"description": "The power in one English phrase"})
+    rule = fields.String(required=True, metadata={"description": "REFEREE.md rule, e.g. MG-8"})
+    veto = fields.Boolean(required=True, metadata={"description": "One veto of a later card (Columbus I)"})
+    draws = fields.Integer(strict=True, required=True, metadata={"description": "Money cards drawn at once"})
+    part_choice = fields.Boolean(required=True, metadata={"description": "Left or right part (Vasco B)"})
+    draws_left = fields.Integer(
+        strict=True, required=True, metadata={"description": "Draws on the left part"}
+    )
+    slide_from = fields.String(
+        required=True, allow_none=True, validate=validate.OneOf(["hand", "payment"]),
+        metadata={"description": "Where Magellan's slid card comes from"},
+    )  # fmt: skip
+    keep_in_hand = fields.Integer(
+        strict=True, required=True, metadata={"description": "Hand cards that must stay after paying"}
+    )
+    open_hand = fields.Boolean(required=True, metadata={"description": "The rest of the hand lies open"})
+    neighbour_pull = fields.Boolean(
+        required=True, metadata={"description": "The left neighbour pulls one hand card (Cook B)"}
+    )
+    swaps = fields.Integer(
+        strict=True, required=True, metadata={"description": "Swaps per ship at phase end"}
+    )
+    crowns = fields.String(
+        required=True,
+        validate=validate.OneOf(["sheet", "slid-cards", "right-part", "pizarro-draw"]),
+        metadata={"description": "How a ship there scores: the sheet's crowns, or what the rule says"},
+    )
+    pizarro_draw = fields.Boolean(required=True, metadata={"description": "The Pizarro draw at scoring"})
+    acts = fields.Boolean(
+        required=True,
+        metadata={"description": "Whether winning the card does anything beyond placing the ship"},
+    )
+
+
 class GameInfoSchema(Schema):
     name = fields.String(required=True)
     title = fields.String(required=True)
     min_players = fields.Integer(strict=True, required=True)
     max_players = fields.Integer(strict=True, required=True)
     options = fields.Dict(required=True, metadata={"description": "Option defaults"})
+    powers = fields.List(
+        fields.Nested(PowerSchema),
+        metadata={"description": "Magellan only: MG-8 as data, one row per explorer, side and field"},
+    )
 
 
 def _has_type(event: dict[str, object]) -> bool:

@@ -20,8 +20,10 @@ from flask_smorest import Blueprint
 
 from api.errors import ApiProblem
 from api.http.context import STORE_KEY, bearer_token, store
+from api.http.i18n import asked_language
 from api.http.limits import guard_token
 from api.http.schemas import TableSchema
+from api.i18n import localize_notes
 from api.tables.changes import ChangeFeed, announcer
 from api.tables.store import TableStore
 from api.tables.views import table_view
@@ -144,6 +146,7 @@ class TableStream(MethodView):
             last,
             seat,
             token,
+            language=asked_language(),  # the browser sends its language with the EventSource request
             heartbeat=config["KIBITZ_STREAM_HEARTBEAT"],
             lifetime=config["KIBITZ_STREAM_LIFETIME"],
         )
@@ -162,6 +165,7 @@ def _events(
     seat: int | None,
     token: str | None,
     *,
+    language: str,
     heartbeat: float,
     lifetime: float,
 ) -> Iterator[str]:
@@ -173,7 +177,7 @@ def _events(
         while True:
             version = tables.version_of(table_id)
             if sent is None or version != sent:
-                yield _message(tables, table_id, sent, seat, token)
+                yield _message(tables, table_id, sent, seat, token, language)
                 sent = version
             left = deadline - time.monotonic()
             if left <= 0:
@@ -183,7 +187,7 @@ def _events(
 
 
 def _message(
-    tables: TableStore, table_id: str, since: int | None, seat: int | None, token: str | None
+    tables: TableStore, table_id: str, since: int | None, seat: int | None, token: str | None, language: str
 ) -> str:
     if since is None:
         table, entries = tables.get(table_id), []
@@ -192,8 +196,10 @@ def _message(
     data: dict[str, Any] = {
         "version": table.version,
         "entries": entries,
-        "table": _TABLE_SCHEMA.dump(table_view(table)),
-        "private": None if seat is None else tables.private_view(table_id, seat, token),
+        "table": _TABLE_SCHEMA.dump(table_view(table, language)),
+        "private": None
+        if seat is None
+        else localize_notes(tables.private_view(table_id, seat, token), language),
     }
     # Keys sorted as in every other JSON answer (Flask sorts them), so a phone comparing views
     # field by field sees the same table, whichever way it arrived.

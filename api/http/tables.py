@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from api.http import examples
 from api.http.context import bearer_token, store
+from api.http.i18n import asked_language
 from api.http.limits import guard_creation, guard_token
 from api.http.schemas import (
     AppendedSchema,
@@ -24,6 +25,7 @@ from api.http.schemas import (
 )
 from api.http.strict import etag_matches, idempotency_key
 from api.http.view_cache import json_response, views
+from api.i18n import DEFAULT, localize_notes
 from api.tables.views import table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/api/tables", description="Tables: one game being played")
@@ -47,8 +49,9 @@ IF_NONE_MATCH = {
 }
 
 
-def etag_for(table_id: str, version: int) -> str:
-    return f'W/"{table_id}-{version}"'
+def etag_for(table_id: str, version: int, language: str = DEFAULT) -> str:
+    """One table version in one language (its notes are said in it)."""
+    return f'W/"{table_id}-{version}"' if language == DEFAULT else f'W/"{table_id}-{version}-{language}"'
 
 
 @blp.route("")
@@ -78,7 +81,7 @@ class Tables(MethodView):
                 {"seat": seat, "token": seat_token, "path": f"/#/t/{table.id}?s={seat}&sk={seat_token}"}
                 for seat, seat_token in enumerate(seat_tokens)
             ],
-            "table": table_view(table),
+            "table": table_view(table, asked_language()),
         }
 
 
@@ -96,16 +99,18 @@ class TableResource(MethodView):
         result once the game is over. Needs only the table id. Send `If-None-Match` with the last
         ETag to poll cheaply: 304 when nothing changed.
         """
-        version = store().version_of(table_id)
-        etag = etag_for(table_id, version)
+        version, language = store().version_of(table_id), asked_language()
+        etag = etag_for(table_id, version, language)
         known = request.headers.get("If-None-Match")
         if known and etag_matches(known, etag):
-            return Response(status=304, headers={"ETag": etag})
-        body = views().get(table_id, version)
+            return Response(status=304, headers={"ETag": etag, "Vary": "Accept-Language"})
+        body = views().get(table_id, version, language)
         if body is None:
             table = store().get(table_id)
-            body, etag = views().render(table), etag_for(table.id, table.version)
-        return json_response(body, etag)
+            body, etag = views().render(table, language), etag_for(table.id, table.version, language)
+        response = json_response(body, etag)
+        response.vary.add("Accept-Language")
+        return response
 
 
 @blp.route("/<string:table_id>/events")
@@ -167,7 +172,11 @@ class TableEvents(MethodView):
                 body["event"],
                 idempotency_key(request.headers.get("Idempotency-Key")),
             )
-        payload = {"seq": appended.seq, "replayed": appended.replayed, "table": table_view(appended.table)}
+        payload = {
+            "seq": appended.seq,
+            "replayed": appended.replayed,
+            "table": table_view(appended.table, asked_language()),
+        }
         return payload, 201
 
 
@@ -194,7 +203,7 @@ class TablePreview(MethodView):
         """
         with guard_token(table_id):
             table = store().preview(table_id, body["event"], body.get("expected_version"), bearer_token())
-        return {"table": table_view(table)}
+        return {"table": table_view(table, asked_language())}
 
 
 @blp.route("/<string:table_id>/seats/<int:seat>")
@@ -215,4 +224,4 @@ class TableSeat(MethodView):
         """
         with guard_token(f"{table_id}/seat/{seat}"):
             view = store().private_view(table_id, seat, bearer_token())
-        return {"seat": seat, "view": view}
+        return {"seat": seat, "view": localize_notes(view, asked_language())}

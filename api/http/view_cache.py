@@ -25,21 +25,23 @@ class ViewCache:
     def __init__(self, capacity: int = CAPACITY) -> None:
         self.capacity = capacity
         self._lock = threading.Lock()
-        self._bodies: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._bodies: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
 
-    def get(self, table_id: str, version: int) -> bytes | None:
+    def get(self, table_id: str, version: int, language: str) -> bytes | None:
         with self._lock:
-            body = self._bodies.get((table_id, version))
+            body = self._bodies.get((table_id, version, language))
             if body is not None:
-                self._bodies.move_to_end((table_id, version))
+                self._bodies.move_to_end((table_id, version, language))
             return body
 
-    def render(self, table: TableRow) -> bytes:
-        """The JSON answer for this table version, exactly as GET /api/tables/{id} renders it."""
-        body = current_app.json.response(_TABLE_SCHEMA.dump(table_view(table))).get_data()
+    def render(self, table: TableRow, language: str) -> bytes:
+        """The JSON answer for this table version in `language`, exactly as GET /api/tables/{id}
+        renders it."""
+        body = current_app.json.response(_TABLE_SCHEMA.dump(table_view(table, language))).get_data()
+        key = (table.id, table.version, language)
         with self._lock:
-            self._bodies[(table.id, table.version)] = body
-            self._bodies.move_to_end((table.id, table.version))
+            self._bodies[key] = body
+            self._bodies.move_to_end(key)
             while len(self._bodies) > self.capacity:
                 self._bodies.popitem(last=False)
         return body

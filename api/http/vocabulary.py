@@ -163,7 +163,19 @@ class NoteSchema(Schema):
 
     code = fields.String(required=True, metadata={"description": "Stable; translate by it"})
     rule = fields.String(allow_none=True, metadata={"description": "e.g. MA-3"})
-    text = fields.String(required=True, metadata={"description": "The note in English"})
+    text = fields.String(
+        required=True, metadata={"description": "The note in the language asked for (Accept-Language)"}
+    )
+    template = fields.String(
+        required=True,
+        metadata={"description": "The English sentence with {placeholders} for `params`: the message id"},
+    )
+    params = fields.Dict(
+        required=True,
+        metadata={
+            "description": "The values the sentence puts in (names, numbers): translate by `code` with them"
+        },
+    )
 
 
 def _action(game: str, kinds: list[str]) -> type[Schema]:

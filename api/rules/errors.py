@@ -1,6 +1,53 @@
-"""Errors the rules raise; the HTTP layer turns them into problem+json 4xx answers."""
+"""Errors the rules raise; the HTTP layer turns them into problem+json 4xx answers.
+
+A refusal's sentence is English and a `Message`: it remembers its template and the values put in,
+so a client or the HTTP layer can say it in another language from a message catalog (the templates
+are the catalog's message ids) without re-deriving anything from the English words.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+
+class Message(str):
+    """An English sentence that keeps the template it was made from and the values put in."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, params: dict[str, Any]) -> Message:
+        text = super().__new__(cls, template.format(**params))
+        text.template = template
+        text.params = params
+        return text
+
+
+def say(template: str, **params: Any) -> Message:
+    """say("{name} has no turtle left (MA-9).", name=...) → the English sentence, template kept."""
+    return Message(template, params)
+
+
+def term(phrase: str) -> Message:
+    """A phrase that goes into a sentence as a value ("money card slid under Magellan"): extracted
+    into the catalogs, so a translated sentence gets a translated phrase too."""
+    return Message(phrase, {})
+
+
+def json_params(text: str) -> dict[str, Any]:
+    """The values put into a sentence, as JSON can carry them ({} for a plain sentence)."""
+    params = text.params if isinstance(text, Message) else {}
+    return {
+        k: v if isinstance(v, (str, int, float, bool)) or v is None else str(v) for k, v in params.items()
+    }
+
+
+def note(code: str, rule: str | None, text: str) -> dict[str, Any]:
+    """A referee note beside the legal actions, as data: {code, rule, params}, the English text and
+    its template (the catalogs' message id), so clients translate by code and params instead of
+    reading the English words, and the server says it in the language asked for."""
+    template = text.template if isinstance(text, Message) else str(text)
+    return {"code": code, "rule": rule, "text": str(text), "template": template, "params": json_params(text)}
 
 
 class RuleError(Exception):
@@ -13,6 +60,9 @@ class RuleError(Exception):
         self.code = code
         self.detail = detail
         self.rule = rule
+        # The catalog id and the values: a plain sentence is its own template.
+        self.template: str = detail.template if isinstance(detail, Message) else detail
+        self.params: dict[str, Any] = dict(detail.params) if isinstance(detail, Message) else {}
 
 
 class IllegalMove(RuleError):

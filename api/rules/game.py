@@ -67,6 +67,10 @@ class Game(Protocol):
         A preview must not answer with such a state: the player could look before deciding.
         """
 
+    def rule_tables(self) -> JSON:
+        """Rules as data (Magellan: the MG-8 powers), served with the game's information so that
+        apps read them instead of restating them."""
+
     def chance_seed(self, state: Any) -> int | None:
         """The seed the state's future server draws come from (None in a game without chance)."""
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from api.rules.errors import IllegalMove, MalformedEvent, RuleError
+from api.rules.errors import IllegalMove, MalformedEvent, RuleError, json_params, say
 from api.rules.game import Game
 from api.rules.magellan.pizarro import odds
 from api.rules.magellan.stateless import score_position, stack_counts
@@ -55,13 +55,19 @@ class RefereeTable:
     ) -> RefereeTable:
         game = get_game(game_name)
         if game is None:
-            raise MalformedEvent("unknown-game", f"Kibitz does not know a game called {game_name!r}.")
+            raise MalformedEvent(
+                "unknown-game",
+                say("Kibitz does not know a game called {game_name}.", game_name=repr(game_name)),
+            )
         normalized = game.normalize_options(options)
         if not game.open_record(normalized):
             raise IllegalMove(
                 "server-referee-only",
-                f"This {game.title} table keeps secrets (server-drawn chance or hidden hands): "
-                "only the server can referee it.",
+                say(
+                    "This {title} table keeps secrets (server-drawn chance or hidden hands): only the "
+                    "server can referee it.",
+                    title=game.title,
+                ),
             )
         return cls(game, normalized, (game.new_game(players, normalized, seed),))
 
@@ -93,6 +99,9 @@ def _refusal(error: RuleError) -> JSON:
     problem: JSON = {"status": error.status, "code": error.code, "detail": error.detail}
     if error.rule:
         problem["rule"] = error.rule
+    # The catalog id and the values, so the phone says it in the player's language.
+    problem["template"] = error.template
+    problem["params"] = json_params(error.detail)
     return problem
 
 

@@ -51,14 +51,21 @@ def advance(game: Game, states: Sequence[Any], event: Mapping[str, Any]) -> list
     if not is_undo(event):
         return [*states, game.apply(states[-1], event)]
     if len(states) == 1:
-        raise IllegalMove("nothing-to-undo", "There is nothing to undo.")
-    current = game.chance_seed(states[-1])
-    kept = list(states[:-1])
-    if RESEED in event and event[RESEED] != HIDDEN:
-        current = _seed(event[RESEED])
-    if current is not None:
-        kept[-1] = game.reseed(kept[-1], current)
-    return kept
+        raise nothing_to_undo()
+    fresh = _seed(event[RESEED]) if RESEED in event and event[RESEED] != HIDDEN else None
+    return [*states[:-2], undone_to(game, states[-2], states[-1], fresh)]
+
+
+def nothing_to_undo() -> IllegalMove:
+    return IllegalMove("nothing-to-undo", "There is nothing to undo.")
+
+
+def undone_to(game: Game, before: Any, current: Any, fresh_seed: int | None = None) -> Any:
+    """What an undo returns, here and in the table store alike: the state before the undone entry,
+    whose future server draws continue from the current seed, or from `fresh_seed` (recorded when
+    the undo reopened a finished game), so that an undo can never re-draw what was already seen."""
+    seed = fresh_seed if fresh_seed is not None else game.chance_seed(current)
+    return before if seed is None else game.reseed(before, seed)
 
 
 def _seed(value: Any) -> int:

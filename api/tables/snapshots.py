@@ -23,17 +23,12 @@ from api.rules.game import Game
 SNAPSHOT_EVERY = 32
 
 
-def since_snapshot_after(conn: Connection, table_id: str, head: int, version: int) -> int:
-    """How far the entry appended on `head` lies from the nearest snapshot behind it (0 = it is one)."""
+def since_snapshot(head_since: int | None, head: int, version: int) -> int:
+    """How far the entry appended on `head` lies from the nearest snapshot behind it (0 = it is one);
+    `head_since` is that distance of the head entry itself, read with the table row."""
     if head != version:  # the last entry was an undo
         return 0
-    if head == 0:
-        distance = 1  # the initial state is a snapshot
-    else:
-        behind = conn.execute(
-            select(events.c.since_snapshot).where(and_(events.c.table_id == table_id, events.c.seq == head))
-        ).scalar_one()
-        distance = int(behind or 0) + 1
+    distance = 1 if head == 0 else int(head_since or 0) + 1  # the initial state is a snapshot
     return 0 if distance >= SNAPSHOT_EVERY else distance
 
 

@@ -14,19 +14,19 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, insert, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from api.db.engine import read_connection, single_read, write_transaction
 from api.db.schema import events, game_tables
 from api.errors import ApiProblem, not_found
-from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent, RuleError
+from api.rules.errors import InvalidSetup, MalformedEvent, RuleError, say
 from api.rules.game import Game
 from api.rules.registry import get_game
-from api.rules.replay import RESEED, is_undo, public_undo
+from api.rules.replay import RESEED, is_undo, nothing_to_undo, public_undo, undone_to
 from api.tables.changes import notify_in_transaction
 from api.tables.secrecy import refuse_unless_owner, secret_owner, step
-from api.tables.snapshots import since_snapshot_after, state_at
+from api.tables.snapshots import since_snapshot, state_at
 from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches
 
 
@@ -71,6 +71,30 @@ class _Conflict(Exception):
     """The compare-and-swap lost a race; answered as 409 after the transaction is rolled back."""
 
 
+# The append's statements, built once: each append only binds its values (building a statement
+# per call cost more Python time than the database spent on it).
+_HEAD_SINCE = (
+    select(events.c.since_snapshot)
+    .where(and_(events.c.table_id == game_tables.c.id, events.c.seq == game_tables.c.head))
+    .scalar_subquery()
+    .label("head_since")
+)
+_ROW = select(game_tables, _HEAD_SINCE).where(game_tables.c.id == bindparam("table_id"))
+_ADVANCE = (
+    update(game_tables)
+    .where(and_(game_tables.c.id == bindparam("b_id"), game_tables.c.version == bindparam("b_expected")))
+    .values(
+        version=bindparam("b_version"),
+        head=bindparam("b_head"),
+        state=bindparam("b_state", type_=game_tables.c.state.type),
+        finished=bindparam("b_finished"),
+        updated_at=bindparam("b_now", type_=game_tables.c.updated_at.type),
+    )
+)
+_ENTRY = insert(events)
+_COLUMNS: dict[str, Any] = {}  # "read one column" statements, one per column, built on first use
+
+
 def require_game(name: str) -> Game:
     game = get_game(name)
     if game is None:
@@ -113,6 +137,7 @@ def _public_events(
     game: Game, finished: bool, options: Mapping[str, Any]
 ) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
     """How a log entry's event reads in the open log: secrets masked until the game is over."""
+
     def public_game_event(payload: dict[str, Any]) -> dict[str, Any]:
         return payload if finished else game.public_event(payload, options)
 
@@ -153,7 +178,13 @@ class TableStore:
         if not game.min_players <= len(players) <= game.max_players:
             raise InvalidSetup(
                 "player-count",
-                f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}.",
+                say(
+                    "{title} is for {min_players} to {max_players} players, not {count}.",
+                    title=game.title,
+                    min_players=game.min_players,
+                    max_players=game.max_players,
+                    count=len(players),
+                ),
             )
         normalized = game.normalize_options(options)
         # A seed the creator chose would let them alone foresee every server draw: it is public.
@@ -318,41 +349,39 @@ class TableStore:
                     raise
                 seq = table.version + 1
                 now = _now()
-                changed = conn.execute(
-                    update(game_tables)
-                    .where(and_(game_tables.c.id == table_id, game_tables.c.version == expected_version))
-                    .values(
-                        version=seq,
-                        head=step.head_after,
-                        state=step.state,
-                        finished=step.finished,
-                        updated_at=now,
-                    )
-                ).rowcount
+                advanced = {
+                    "b_id": table_id,
+                    "b_expected": expected_version,
+                    "b_version": seq,
+                    "b_head": step.head_after,
+                    "b_state": step.state,
+                    "b_finished": step.finished,
+                    "b_now": now,
+                }
+                changed = conn.execute(_ADVANCE, advanced).rowcount
                 if changed != 1:
                     raise _Conflict()
                 since = (
-                    since_snapshot_after(conn, table_id, table.head, table.version)
+                    since_snapshot(row["head_since"], table.head, table.version)
                     if step.kind == "game"
                     else None
                 )
-                conn.execute(
-                    insert(events).values(
-                        table_id=table_id,
-                        seq=seq,
-                        kind=step.kind,
-                        payload=step.payload,
-                        undoes=step.undoes,
-                        prev_head=table.head,
-                        head_after=seq if step.kind == "game" else step.head_after,
-                        # Only snapshots keep the state (api.tables.snapshots); undo entries never.
-                        state=step.state if since == 0 else None,
-                        since_snapshot=since,
-                        idempotency_key=idempotency_key,
-                        request_hash=digest,
-                        created_at=now,
-                    )
-                )
+                entry = {
+                    "table_id": table_id,
+                    "seq": seq,
+                    "kind": step.kind,
+                    "payload": step.payload,
+                    "undoes": step.undoes,
+                    "prev_head": table.head,
+                    "head_after": seq if step.kind == "game" else step.head_after,
+                    # Only snapshots keep the state (api.tables.snapshots); undo entries never.
+                    "state": step.state if since == 0 else None,
+                    "since_snapshot": since,
+                    "idempotency_key": idempotency_key,
+                    "request_hash": digest,
+                    "created_at": now,
+                }
+                conn.execute(_ENTRY, entry)
                 notify_in_transaction(conn, table_id, seq)
         except (_Conflict, IntegrityError):
             # Another append won the race. If it was this very request (same key), answer as a replay.
@@ -408,17 +437,17 @@ class TableStore:
             if set(event) != {"type"}:
                 raise MalformedEvent("undo-takes-no-fields", "An undo has no fields besides its type.")
             if table.head == 0:
-                raise IllegalMove("nothing-to-undo", "There is nothing to undo.")
+                raise nothing_to_undo()
             undone = self._entry(conn, table.id, table.head)
-            new_head = int(undone["prev_head"])
-            state = state_at(conn, game, table.id, new_head)
+            new_head = int(undone["prev_head"])  # the line of play: the head before the undone entry
             payload = dict(event)
+            current = game.load(table.state)
             # A finished game has shown its seed; reopening it must not let anyone predict what comes
             # next, so the future is drawn from a fresh secret seed, recorded in this undo entry.
-            seed = game.chance_seed(game.load(table.state))
-            if seed is not None and table.finished:
-                seed = payload[RESEED] = new_seed()
-            restored = game.load(state) if seed is None else game.reseed(game.load(state), seed)
+            if table.finished and game.chance_seed(current) is not None:
+                payload[RESEED] = new_seed()
+            before = game.load(state_at(conn, game, table.id, new_head))
+            restored = undone_to(game, before, current, payload.get(RESEED))
             state = game.dump(restored)
             finished = game.result(restored) is not None
             return Transition("undo", state, new_head, table.head, finished, payload)
@@ -441,7 +470,11 @@ class TableStore:
         """One column of a table's row; 404 when there is no such table."""
         if not is_our_id(table_id):
             raise not_found(table_id)
-        row = conn.execute(select(column).where(game_tables.c.id == table_id)).first()
+        statement = _COLUMNS.get(column.name)
+        if statement is None:
+            statement = select(column).where(game_tables.c.id == bindparam("table_id"))
+            _COLUMNS[column.name] = statement
+        row = conn.execute(statement, {"table_id": table_id}).first()
         if row is None:
             raise not_found(table_id)
         return row[0]
@@ -454,7 +487,7 @@ class TableStore:
     def _row_of(conn: Connection, table_id: str) -> Mapping[str, Any]:
         if not is_our_id(table_id):
             raise not_found(table_id)  # never sent to the database (NUL, odd lengths …)
-        row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).mappings().first()
+        row = conn.execute(_ROW, {"table_id": table_id}).mappings().first()
         if row is None:
             raise not_found(table_id)
         return row
@@ -515,11 +548,8 @@ class TableStore:
     def _entry(conn: Connection, table_id: str, seq: int) -> Mapping[str, Any]:
         return (
             conn.execute(
-                select(events.c.prev_head).where(
-                    and_(events.c.table_id == table_id, events.c.seq == seq)
-                )
+                select(events.c.prev_head).where(and_(events.c.table_id == table_id, events.c.seq == seq))
             )
             .mappings()
             .one()
         )
-

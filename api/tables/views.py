@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.i18n import DEFAULT, localize_notes
 from api.rules.referee import rules_view
 from api.rules.registry import get_game
 from api.tables.store import TableRow
 
 
-def table_view(table: TableRow) -> dict[str, Any]:
+def table_view(table: TableRow, language: str = DEFAULT) -> dict[str, Any]:
+    """The table as its readers see it, its referee notes said in `language`."""
     game = get_game(table.game)
     assert game is not None, "stored tables only name registered games"
     rules = rules_view(game, game.load(table.state), can_undo=table.head > 0)
@@ -21,7 +23,7 @@ def table_view(table: TableRow) -> dict[str, Any]:
         "players": table.players,
         "options": table.options,
         "state": rules["state"],
-        "legal_actions": rules["legal_actions"],
+        "legal_actions": localize_notes(rules["legal_actions"], language),
         "result": rules["result"],
         # The seed decides every future server draw, so it is shown only once nothing is left to draw
         # (an undo that reopens the game draws on from a fresh secret seed), or from the start when

@@ -1,5 +1,6 @@
 // The Kibitz HTTP API: fetch, problem+json errors, idempotency keys, connectivity state.
 import { getMySeat, getSeatLinks } from "./store.js";
+import { lang } from "./i18n.js";
 
 const BASE = "/api";
 
@@ -49,7 +50,8 @@ export function newIdempotencyKey() {
  * served from its cache because the network failed. Rejects ApiError (4xx/5xx) or OfflineError.
  */
 async function request(method, path, { body, token, idempotencyKey, etag } = {}) {
-  const headers = { Accept: "application/json, application/problem+json" };
+  // Refusals come back in the language on screen (the server's catalogs; the `code` stays the same).
+  const headers = { Accept: "application/json, application/problem+json", "Accept-Language": `${lang()}, en;q=0.5` };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
@@ -149,8 +151,9 @@ function seatToken(id, seat) {
 
 export async function postEvent(id, token, expectedVersion, event, idempotencyKey) {
   const body = { expected_version: expectedVersion, event };
+  const own = token ? null : getMySeat(id)?.token; // a player's own link alone: its seat token
   const send = (seatTok) =>
-    withRetry(() => request("POST", `/tables/${enc(id)}/events`, { body, token: seatTok || token, idempotencyKey }));
+    withRetry(() => request("POST", `/tables/${enc(id)}/events`, { body, token: seatTok || token || own, idempotencyKey }));
   return (await asSeatWhenAsked(id, send)).data;
 }
 

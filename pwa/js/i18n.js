@@ -1,12 +1,16 @@
 // Translations: every user-visible string goes through t(). Dictionaries live in /i18n/<lang>.json.
 import * as store from "./store.js";
 
-export const LANGUAGES = ["en", "de"];
+// The languages of Mahé's rule book (Magellan and Mhing were published in German).
+export const LANGUAGES = ["en", "de", "fr", "it", "nl", "es"];
+/** Each language named in itself, for the chooser. */
+export const LANGUAGE_NAMES = { en: "English", de: "Deutsch", fr: "Français", it: "Italiano", nl: "Nederlands", es: "Español" };
 const FALLBACK = "en";
 
 let current = FALLBACK;
 let dict = {};
 let fallbackDict = {};
+let serverMessages = {}; // the server's catalog for this language: {English template: sentence}
 const listeners = new Set();
 
 async function loadDict(lang) {
@@ -30,8 +34,19 @@ export async function initI18n() {
   await use(pickLanguage());
 }
 
+/** The server's catalog (api/i18n/<lang>.po as JSON), for refusals the phone's own referee makes. */
+async function loadServerMessages(lang) {
+  if (lang === FALLBACK) return {};
+  try {
+    const res = await fetch(`/referee/messages/${lang}.json`);
+    return res.ok ? await res.json() : {};
+  } catch {
+    return {};
+  }
+}
+
 async function use(lang) {
-  dict = lang === FALLBACK ? fallbackDict : await loadDict(lang).catch(() => fallbackDict);
+  [dict, serverMessages] = await Promise.all([lang === FALLBACK ? fallbackDict : loadDict(lang).catch(() => fallbackDict), loadServerMessages(lang)]);
   current = lang;
   document.documentElement.lang = lang;
 }
@@ -52,18 +67,45 @@ export function onLanguageChange(fn) {
   return () => listeners.delete(fn);
 }
 
+/** A number as the language writes it (Intl): "1234.5" → "1234,5" in German; groups from 10 000. */
+export function number(value) {
+  return new Intl.NumberFormat(current, { maximumFractionDigits: 2, useGrouping: "min2" }).format(value);
+}
+
 /**
- * t("mahe.turn_of", {name: "Eva"}) → "Eva's turn". With params.count the key ".one"/".other"
- * variant is used when present. Missing keys fall back to English, then to `fallback`, then the key.
+ * t("mahe.turn_of", {name: "Eva"}) → "Eva's turn". With params.count the plural form the language
+ * asks for (Intl.PluralRules: ".one", ".other", …) is used when present, else ".other". Numbers are
+ * written the language's way. Missing keys fall back to English, then to `fallback`, then the key.
  */
 export function t(key, params = {}, fallback) {
   let text;
   if (params.count !== undefined) {
-    const form = params.count === 1 ? "one" : "other";
-    text = dict[`${key}.${form}`] ?? fallbackDict[`${key}.${form}`];
+    const form = typeof params.count === "number" ? new Intl.PluralRules(current).select(params.count) : "other";
+    text = dict[`${key}.${form}`] ?? dict[`${key}.other`] ?? fallbackDict[`${key}.${form}`] ?? fallbackDict[`${key}.other`];
   }
   text = text ?? dict[key] ?? fallbackDict[key] ?? fallback ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (params[name] === undefined ? m : String(params[name])));
+  return text.replace(/\{(\w+)\}/g, (m, name) => {
+    const value = params[name];
+    if (value === undefined) return m;
+    return typeof value === "number" && Number.isFinite(value) ? number(value) : String(value);
+  });
+}
+
+/**
+ * A refusal the phone's referee made ({detail, template, params}), said in the language on screen
+ * from the server's own catalog — as the server says it for Accept-Language; English otherwise.
+ */
+export function refusalText(problem) {
+  const template = problem?.template;
+  const text = template ? serverMessages[template] : undefined;
+  if (!text) return problem?.detail || "";
+  const params = problem.params || {};
+  const filled = text.replace(/\{(\w+)\}/g, (m, name) => {
+    if (!(name in params)) return m;
+    const value = params[name];
+    return typeof value === "string" ? serverMessages[value] ?? value : String(value);
+  });
+  return filled.replace(/\{\{/g, "{").replace(/\}\}/g, "}");
 }
 
 /** Does a translation exist for this key (used for API codes with optional translations)? */
@@ -85,10 +127,10 @@ export function codeText(key, params, apiText) {
   return has(key) ? t(key, params) : apiText || "";
 }
 
-/** Format a list of words: "red, yellow and green". */
+/** Format a list of words the language's way (Intl.ListFormat): "red, yellow and green". */
 export function list(items) {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} ${t("common.and")} ${items[items.length - 1]}`;
+  // British English: no comma before "and", as the rest of the texts write it.
+  return new Intl.ListFormat(current === "en" ? "en-GB" : current, { style: "long", type: "conjunction" }).format(items.map(String));
 }
 
 export function percent(p) {

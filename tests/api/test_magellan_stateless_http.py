@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from api.rules.magellan.powers import POWERS
 from api.rules.magellan.sheet import blank_sheet
 from tests.api.table_client import TableDriver
 
@@ -15,6 +16,17 @@ def test_games_list_magellan_with_its_option_defaults(client: FlaskClient) -> No
     options = magellan["options"]
     assert options["depth"] == "outcomes" and options["chance"] == "physical" and options["auctioneer"] == 0
     assert set(options["sides"].values()) == {"A"} and options["board_sheet"] == blank_sheet()
+
+
+def test_games_serve_magellans_powers_as_the_engine_reads_them(client: FlaskClient) -> None:
+    """MG-8 as data: "what does Cook B do on field II?" has one answer, the engine's own table."""
+    games = {g["name"]: g for g in client.get("/api/games").get_json()}
+    powers = {(p["explorer"], p["side"], p["field"]): p for p in games["magellan"]["powers"]}
+    assert powers == {cell: power.as_json() for cell, power in POWERS.items()} and len(powers) == 36
+    cook = powers["cook", "B", 2]
+    assert cook["neighbour_pull"] and cook["keep_in_hand"] == 1 and cook["rule"] == "MG-8"
+    assert powers["vasco", "A", 3]["draws"] == 3 and powers["pizarro", "B", 3]["crowns"] == "pizarro-draw"
+    assert "powers" not in games["mahe"] and "powers" not in games["mhing"]
 
 
 def test_score_refuses_incomplete_sheets_and_impossible_positions(client: FlaskClient) -> None:

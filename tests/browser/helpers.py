@@ -23,6 +23,13 @@ def tap(page: Any, testid: str) -> None:
     page.get_by_test_id(testid).tap()
 
 
+def switch_language(page: Any, code: str) -> None:
+    """The header's language chooser: every language named in itself."""
+    tap(page, "lang-switch")
+    tap(page, f"lang-{code}")
+    expect(page.locator("html")).to_have_attribute("lang", code)
+
+
 def confirm(page: Any, expect_text: str | None = None) -> str:
     """After a tap: a one-tap entry is recorded at once (wait for it, read its undo toast); a costly
     one opens the confirm sheet (check its text, tap Confirm, wait until it is recorded)."""

@@ -27,6 +27,7 @@ from .helpers import (
     listed_decisions,
     open_setup,
     rules_index,
+    switch_language,
     tap,
 )
 
@@ -253,7 +254,11 @@ def test_auctions_and_end_scoring_by_tapping(live_server: str, phone_page: Any) 
         "seat": magellan_owner,
         "price": 4,
     }
-    # The winner slides a money card under Magellan: onto the pile of two (MG-8) → three cards.
+    # The winner slides a money card under Magellan: onto the pile of two (MG-8) → three cards. The
+    # card is secret: the shared phone asks for the slider's own phone, or for them to type it here.
+    expect(page.get_by_test_id("mg-slide-elsewhere")).to_contain_text(NAMES[magellan_owner])
+    expect(page.get_by_test_id("mg-slide-7")).to_have_count(0)
+    tap(page, "mg-slide-here")
     tap(page, "mg-slide-7")
     confirm(page, "Pile 1 now has 3 cards")
 
@@ -295,8 +300,14 @@ def test_auctions_and_end_scoring_by_tapping(live_server: str, phone_page: Any) 
     expect(page.get_by_test_id("mg-pizarro-advice")).to_contain_text("Advice")
     assert_thumb_reachable(page, "mg-pizarro-stop")
     page.screenshot(path="/tmp/kibitz-magellan-pizarro-360x740.png")
+    before = {s["seat"]: s["before_pizarro"] for s in table.refresh()["state"]["scoring"]["scores"]}
     tap(page, "mg-pizarro-card-8")
     confirm(page, "Pizarro total: 8")
+    # The standings "before the Pizarro draw" leave the cards turned up so far out (MG-11 counts last).
+    draw_total = next(s for s in table.refresh()["state"]["scoring"]["scores"] if s["seat"] == pizarro_owner)
+    assert draw_total["total"] == before[pizarro_owner] + 8
+    standing = page.get_by_test_id(f"mg-standing-{pizarro_owner}")
+    expect(standing).to_have_text(f"{before[pizarro_owner]} points")
     expect(page.get_by_test_id("mg-pizarro-total")).to_have_attribute("data-total", "8")
     expect(page.get_by_test_id("mg-pizarro-bust")).to_have_attribute("data-value", "0")  # 8 + 9 = 17
     tap(page, "mg-pizarro-card-9")
@@ -325,17 +336,21 @@ def test_auctions_and_end_scoring_by_tapping(live_server: str, phone_page: Any) 
         expect(page.get_by_test_id(f"mg-bd-money-{seat}")).to_contain_text(str(score["money"]["crowns"]))
         for i, pile in enumerate(score["magellan"]["piles"]):
             row = page.get_by_test_id(f"mg-bd-pile-{seat}-{i}")
-            expect(row).to_contain_text(f"× {pile['multiplier']}")
+            # Card values and crowns apart (MG-1): "money cards 1, 4, 7 → crowns 3 + 2 + 1 = 6, × 3".
+            expect(row).to_contain_text(f"money cards {', '.join(map(str, pile['slid']))} → crowns")
+            expect(row).to_contain_text(f"{pile['crowns']}, × {pile['multiplier']}")
             expect(row).to_contain_text(str(pile["points"]))
     magellan_score = result["scores"][magellan_owner]["magellan"]["piles"][0]
     assert magellan_score["multiplier"] == 3 and magellan_score["slid"][-1] == 7
     expect(page.get_by_test_id(f"mg-bd-pizarro-{pizarro_owner}")).to_contain_text("8 + 9 = 17")
+    expect(page.get_by_test_id("mg-bd-money-0")).to_contain_text("money cards 1, 5 → crowns 3 + 2 = 5")
+    expect(page.get_by_test_id("mg-bd-money-2")).to_contain_text("money cards 2, 9, 9 → crowns 3 + 1 + 1 = 5")
     expect(page.get_by_test_id("export-json")).to_be_visible()
     assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-magellan-end-360x740.png", full_page=True)
 
     # German, with the "why?" link to the tie Decision (MG-12).
-    tap(page, "lang-switch")
+    switch_language(page, "de")
     expect(page.get_by_test_id("winner")).to_contain_text(
         "gewinnt" if len(winners) == 1 else "Geteilter Sieg"
     )
@@ -524,7 +539,7 @@ def test_ledger_payment_and_magellan_b_slide(live_server: str, phone_page: Any) 
     expect(page.get_by_test_id("mg-slide-1")).to_be_disabled()
     expect(page.get_by_test_id("mg-slide-2")).to_be_enabled()
     tap(page, "mg-slide-3")
-    confirm(page, "Eva slides a 3 under Magellan")
+    confirm(page, "Eva slides a money card worth 3 under Magellan")
     expect(page.get_by_test_id("mg-player-0")).to_contain_text("7 cards in hand")
     expect(page.get_by_test_id("mg-player-0")).to_contain_text("Magellan [3]")
     # Undo takes the slide back.
@@ -694,7 +709,7 @@ def test_ledger_veto_draws_cook_pull_income_and_swaps(live_server: str, phone_pa
     table.hands[2].remove(1)
     expect(page.get_by_test_id("prompt")).to_contain_text("Eva pulls a card from Ann's hand")
     tap(page, "mg-cook-9")
-    confirm(page, "Eva pulls a 9 from Ann's hand")
+    confirm(page, "Eva pulls a money card worth 9 from Ann's hand")
     table.hands[2].remove(9)
     table.refresh()
 
@@ -750,9 +765,9 @@ def test_ledger_veto_draws_cook_pull_income_and_swaps(live_server: str, phone_pa
     out = min(table.hands[1])
     drawn = next(v for v in range(9, 0, -1) if stack[v] > 0)
     tap(page, f"mg-swap-out-{out}")
-    expect(page.get_by_test_id("prompt")).to_contain_text(f"Tom gave away a {out}")
+    expect(page.get_by_test_id("prompt")).to_contain_text(f"Tom gave away a money card worth {out}")
     tap(page, f"mg-swap-in-{drawn}")
-    confirm(page, f"Tom swaps a {out} for a {drawn}")
+    confirm(page, f"Tom swaps a money card worth {out} for one worth {drawn}")
     expect(page.get_by_test_id("mg-swaps-left")).to_contain_text("Tom 2, Ann 6")
     tap(page, "mg-swap-seat-1")
     tap(page, "mg-end-swaps")

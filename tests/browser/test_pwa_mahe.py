@@ -17,6 +17,7 @@ from .helpers import (
     confirm,
     open_setup,
     stored_token,
+    switch_language,
     tap,
 )
 
@@ -304,7 +305,7 @@ def test_end_screen(live_server: str, phone_page: Any) -> None:
     assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/kibitz-end-360x740.png", full_page=True)
 
-    tap(page, "lang-switch")
+    switch_language(page, "de")
     expect(page.get_by_test_id("winner")).to_contain_text(
         "gewinnt" if len(winners) == 1 else "Geteilter Sieg"
     )

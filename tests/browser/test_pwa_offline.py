@@ -207,10 +207,9 @@ def test_two_phones_offline_rebase(live_server: str, new_phone: Any) -> None:
     expect(first.get_by_test_id("round-info")).to_have_text(second.get_by_test_id("round-info").inner_text())
 
 
-def test_two_phones_offline_conflict_keep_mine(live_server: str, new_phone: Any) -> None:
-    """Both phones turn up the first egg card offline (MA-7): the second one no longer fits. Its
-    players see what the other phone recorded and keep their own: the other card is taken back by a
-    recorded undo, nothing is lost from the log."""
+def both_turn_up_a_card(live_server: str, new_phone: Any) -> tuple[ApiTable, Any, Any, Any]:
+    """Both phones turn up the first egg card offline, 4 and 5; the first reconnects first, so the
+    second phone's 5 meets a card already turned up: its conflict sheet opens."""
     table, first, second = two_phones_offline(live_server, new_phone, "mahe")
     record(first, "card-4")
     record(second, "card-5")
@@ -219,6 +218,14 @@ def test_two_phones_offline_conflict_keep_mine(live_server: str, new_phone: Any)
     second.context.set_offline(False)
     sheet = second.get_by_test_id("conflict-sheet")
     expect(sheet).to_be_visible(timeout=20_000)
+    return table, first, second, sheet
+
+
+def test_two_phones_offline_conflict_keep_mine(live_server: str, new_phone: Any) -> None:
+    """Both phones turn up the first egg card offline (MA-7): the second one no longer fits. Its
+    players see what the other phone recorded and keep their own: the other card is taken back by a
+    recorded undo, nothing is lost from the log."""
+    table, first, second, sheet = both_turn_up_a_card(live_server, new_phone)
     expect(badge(second)).to_have_attribute("data-state", "conflict")
     expect(second.get_by_test_id("conflict-theirs")).to_contain_text("4 eggs")
     expect(second.get_by_test_id("conflict-mine")).to_contain_text("no longer fits")
@@ -235,14 +242,7 @@ def test_two_phones_offline_conflict_keep_mine(live_server: str, new_phone: Any)
 
 
 def test_two_phones_offline_conflict_keep_theirs(live_server: str, new_phone: Any) -> None:
-    table, first, second = two_phones_offline(live_server, new_phone, "mahe")
-    record(first, "card-4")
-    record(second, "card-5")
-    first.context.set_offline(False)
-    expect(badge(first)).to_have_text("Online", timeout=20_000)
-    second.context.set_offline(False)
-    sheet = second.get_by_test_id("conflict-sheet")
-    expect(sheet).to_be_visible(timeout=20_000)
+    table, _first, second, sheet = both_turn_up_a_card(live_server, new_phone)
     sheet.get_by_test_id("cancel").tap()  # keep theirs: the players chose to drop the 5
     expect(badge(second)).to_have_text("Online", timeout=20_000)
     assert server_events(live_server, table.id) == [{"type": "reveal_card", "value": 4}]

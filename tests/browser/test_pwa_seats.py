@@ -122,10 +122,12 @@ def test_share_sheet_lists_the_players_own_links(live_server: str, new_phone: Ca
     expect(ann.get_by_test_id("my-hand")).to_have_attribute("data-cards", "1,2,3,4,5,6,7,8,9")
     tap(page, "close")
 
-    # A table without secret hands (outcomes depth) has no players' links to share.
+    # A table without secret cards (outcomes depth, Magellan B slides from the payment face up, MG-8)
+    # has no players' links to share.
     open_setup(page, live_server, "magellan")
     for i, name in enumerate(NAMES):
         page.get_by_test_id(f"player-name-{i}").fill(name)
+    tap(page, "mg-side-magellan-B")
     tap(page, "create-table")
     expect(page.get_by_test_id("mg-board")).to_be_visible()
     tap(page, "share")

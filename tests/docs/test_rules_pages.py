@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from devtools.rules_powers import BEGIN, written
+
 ROOT = Path(__file__).resolve().parents[2]
 REFEREE = ROOT.parent / "shared" / "rules" / "REFEREE.md"
 RULES_DIR = ROOT / "pwa" / "rules"
 GAMES = {"MA": "mahe", "MG": "magellan", "MH": "mhing"}
-LANGUAGES = ("en", "de")
+LANGUAGES = tuple(key for key in json.loads((RULES_DIR / "index.json").read_text())["mahe"] if len(key) == 2)
 
 
 def referee_rules() -> dict[str, bool]:
@@ -49,3 +51,12 @@ def test_index_lists_exactly_the_decisions() -> None:
     for prefix, game in GAMES.items():
         expected = sorted(r for r, d in rules.items() if d and r.startswith(prefix))
         assert sorted(index[game]["decisions"]) == expected
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_magellans_mg8_grid_is_the_engines_powers_table(language: str) -> None:
+    """The MG-8 grid on each Magellan page is what `python -m devtools.rules_powers` writes from
+    api/rules/magellan/powers.py (the engine's table) in the app's words for that language."""
+    page = (RULES_DIR / f"magellan.{language}.html").read_text(encoding="utf-8")
+    assert BEGIN in page, "no MG-8 grid"
+    assert written(page, language) == page, "stale: run python -m devtools.rules_powers"

@@ -247,8 +247,12 @@ CITED_DECISION = re.compile(r"\b(M[AGH]-\d+)[^()]*\bDecision\b")
 DOUBLED = re.compile(r"\(M[AGH]-\d+[^()]*\)\s*\(M[AGH]-\d+")
 
 
+PLACEHOLDER = re.compile(r"\{\w+\}")  # a template's {slot} is filled with a value, never shown
+
+
 def _message_problems(text: str, decisions: set[str], field_names: bool = True) -> list[str]:
-    found = [f"field name {w!r}" for w in FIELD_NAME.findall(text)] if field_names else []
+    shown = PLACEHOLDER.sub("", text)
+    found = [f"field name {w!r}" for w in FIELD_NAME.findall(shown)] if field_names else []
     found += [f"no {r} Decision in REFEREE.md" for r in CITED_DECISION.findall(text) if r not in decisions]
     found += ["doubled citation"] * len(DOUBLED.findall(text))
     return found
@@ -256,13 +260,15 @@ def _message_problems(text: str, decisions: set[str], field_names: bool = True) 
 
 def _literal_messages(path: Path) -> list[tuple[int, str, str]]:
     """(line, call, text) of every message written in the source: the string parts of the arguments
-    after the code of a refusal or note, and the reason of an actor (f-string values left out)."""
+    after the code of a refusal or note, and the reason of an actor (f-string values left out), and
+    of every `say(template, …)` template."""
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
         if not isinstance(node, ast.Call):
             continue
         name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
         args = node.args[1:2] if name == "actor" else node.args[1:] if name in MESSAGE_CALLS else []
+        args = node.args[:1] if name == "say" else args
         for arg in args:
             parts = [
                 n.value for n in ast.walk(arg) if isinstance(n, ast.Constant) and isinstance(n.value, str)

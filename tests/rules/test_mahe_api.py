@@ -81,6 +81,8 @@ def test_legal_actions_shape() -> None:
                 "code": "reveal-card",
                 "rule": "MA-7",
                 "text": "Turn up the next egg card and type in its value.",
+                "template": "Turn up the next egg card and type in its value.",
+                "params": {},
             }
         ],
     }

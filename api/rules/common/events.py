@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
 
-from api.rules.errors import MalformedEvent
+from api.rules.errors import MalformedEvent, say
 
 # Fields every event may carry besides its own: its type, and the seat of the phone that sent it.
 COMMON_FIELDS = ("type", "seat")
@@ -61,13 +61,27 @@ def event_type(event: Any, title: str, fields: Mapping[str, Fields]) -> str:
     if not isinstance(kind, str):
         raise MalformedEvent("type-required", "The event needs a type.")
     if kind not in fields:
-        raise MalformedEvent("unknown-event", f"{title} has no event {kind!r}; it knows {', '.join(fields)}.")
+        raise MalformedEvent(
+            "unknown-event",
+            say(
+                "{title} has no event {kind}; it knows {items}.",
+                title=title,
+                kind=repr(kind),
+                items=", ".join(fields),
+            ),
+        )
     unknown = sorted(str(key) for key in event if key not in COMMON_FIELDS and key not in fields[kind])
     if unknown:
         takes = ", ".join(fields[kind]) or "no fields besides its type"
         raise MalformedEvent(
             "unknown-field",
-            f"A {title} {kind!r} event has no field {', '.join(repr(k) for k in unknown)}; it takes {takes}.",
+            say(
+                "A {title} {kind} event has no field {items}; it takes {takes}.",
+                title=title,
+                kind=repr(kind),
+                items=", ".join(repr(k) for k in unknown),
+                takes=takes,
+            ),
         )
     return kind
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from api.rules.common.events import is_int
-from api.rules.errors import InvalidSetup
+from api.rules.errors import InvalidSetup, say
 
 
 def _cite(rule: str | None) -> str:
@@ -22,7 +22,13 @@ def known_options(options: Any, title: str, keys: Sequence[str]) -> Mapping[str,
     unknown = sorted(str(k) for k in options if k not in keys)
     if unknown:
         raise InvalidSetup(
-            "unknown-option", f"Unknown option {', '.join(unknown)}; {title} knows {', '.join(keys)}."
+            "unknown-option",
+            say(
+                "Unknown option {items}; {title} knows {items2}.",
+                items=", ".join(unknown),
+                title=title,
+                items2=", ".join(keys),
+            ),
         )
     return options
 
@@ -32,7 +38,9 @@ def chance_option(options: Mapping[str, Any], rule: str | None = None) -> Litera
     chance = options.get("chance", "physical")
     if chance not in ("physical", "digital"):
         raise InvalidSetup(
-            "invalid-option", f'Option chance must be "physical" or "digital"{_cite(rule)}.', rule
+            "invalid-option",
+            say('Option chance must be "physical" or "digital"{cite}.', cite=_cite(rule)),
+            rule,
         )
     return "digital" if chance == "digital" else "physical"
 
@@ -49,13 +57,17 @@ def seat_in_range(key: str, seat: int, count: int, rule: str) -> None:
     """The seat option `key` names one of the `count` seats."""
     if seat >= count:
         raise InvalidSetup(
-            "invalid-option", f"Option {key} must be a seat from 0 to {count - 1} ({rule}).", rule
+            "invalid-option",
+            say(
+                "Option {key} must be a seat from 0 to {value} ({rule}).", key=key, value=count - 1, rule=rule
+            ),
+            rule,
         )
 
 
 def check_seed(seed: Any, rule: str | None = None) -> None:
     if not is_int(seed):
-        raise InvalidSetup("invalid-seed", f"The seed must be an integer{_cite(rule)}.", rule)
+        raise InvalidSetup("invalid-seed", say("The seed must be an integer{cite}.", cite=_cite(rule)), rule)
 
 
 def player_count(players: Any, title: str, least: int, most: int, rule: str, cite_rule: bool = False) -> int:
@@ -67,7 +79,14 @@ def player_count(players: Any, title: str, least: int, most: int, rule: str, cit
     if not least <= count <= most:
         raise InvalidSetup(
             "player-count",
-            f"{title} is for {least} to {most} players, not {count}{_cite(rule) if cite_rule else ''}.",
+            say(
+                "{title} is for {least} to {most} players, not {count}{value}.",
+                title=title,
+                least=least,
+                most=most,
+                count=count,
+                value=_cite(rule) if cite_rule else "",
+            ),
             rule,
         )
     return count
@@ -77,8 +96,11 @@ def player_name(seat: int, raw: Any, wants: str = "a name") -> str:
     """The `name` of player entry `raw` at `seat`, as given (not stripped); `wants` says what the
     object must carry."""
     if not isinstance(raw, Mapping):
-        raise InvalidSetup("invalid-player", f"Player {seat + 1} must be an object with {wants}.")
+        raise InvalidSetup(
+            "invalid-player",
+            say("Player {value} must be an object with {wants}.", value=seat + 1, wants=wants),
+        )
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise InvalidSetup("invalid-player", f"Player {seat + 1} needs a name.")
+        raise InvalidSetup("invalid-player", say("Player {value} needs a name.", value=seat + 1))
     return name

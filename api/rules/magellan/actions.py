@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.rules.errors import note as note_json
+from api.rules.errors import say
 from api.rules.magellan.auction import must_keep, starter
 from api.rules.magellan.constants import (
     EXPLORER_NAMES,
     EXPLORERS,
     PIZARRO_LIMIT,
     ROMAN,
-    VASCO_DRAWS,
 )
-from api.rules.magellan.copies import unplaced_cards
-from api.rules.magellan.money import composition
+from api.rules.magellan.money import composition, unplaced_cards
 from api.rules.magellan.pizarro import odds
+from api.rules.magellan.powers import power
 from api.rules.magellan.sheet import missing_entries
 from api.rules.magellan.sheet_needs import missing_for_income, missing_for_scoring, sheet_incomplete
-from api.rules.magellan.state import MagellanState
-from api.rules.magellan.table import current_card, winner
+from api.rules.magellan.state import MagellanState, current_card, left_neighbour, winner
 from api.rules.magellan.views import needed_now, scores_so_far
 
 JSON = dict[str, Any]
@@ -42,7 +42,7 @@ class _Builder:
         )
 
     def note(self, code: str, rule: str, text: str) -> None:
-        self.notes.append({"code": code, "rule": rule, "text": text})
+        self.notes.append(note_json(code, rule, text))
 
 
 def _reveal(b: _Builder) -> str:
@@ -98,7 +98,7 @@ def _auction(b: _Builder) -> str:
 
 def _vasco_options(state: MagellanState, seat: int) -> list[JSON]:
     phase = state.phase
-    draws = VASCO_DRAWS[phase]
+    draws = power(state, "vasco").draws_left
     froms: list[str | None] = [None]
     if phase > 1:
         froms = [
@@ -116,7 +116,6 @@ def _sale(b: _Builder) -> str:
     card = current_card(state)
     seat = winner(state)
     name, head = EXPLORER_NAMES[card.explorer], card.todo[0]
-    side = state.options.side(card.explorer)
     if head == "pay":
         b.actor(
             seat,
@@ -141,11 +140,12 @@ def _sale(b: _Builder) -> str:
             piles = [len(player.piles)]
         else:
             piles = [i for i, p in enumerate(player.piles) if len(p) == state.phase - 1]
-        source = "table" if not state.ledger else ("hand" if side == "A" else "payment")
+        slide_from = power(state, "magellan").slide_from
+        source = "table" if not state.ledger else slide_from
         b.actor(
             seat,
             "slides one money card under Magellan: "
-            + ("from the payment, face up" if side == "B" else "from the hand, face down")
+            + ("from the payment, face up" if slide_from == "payment" else "from the hand, face down")
             + " (MG-8)",
             [
                 {
@@ -158,7 +158,7 @@ def _sale(b: _Builder) -> str:
             ],
         )
     elif head == "cook_pull":
-        puller = (seat + 1) % len(state.players)
+        puller = left_neighbour(state, seat)
         b.actor(
             puller,
             f"pulls one card from {state.name(seat)}'s hand onto the discard pile (Cook B, MG-8)",
@@ -265,21 +265,43 @@ def _outcome_notes(b: _Builder) -> None:
     card = state.card
     fresh = state.stage == "reveal" or (state.stage == "auction" and card is not None and not card.bids)
     if last is not None and last.outcome == "sold" and last.seat is not None and fresh:
-        seat, side = last.seat, state.options.side(last.explorer)
+        seat, won = last.seat, power(state, last.explorer, last.phase)
         who = state.name(seat)
-        if last.explorer == "vasco" and side == "A":
-            b.note("vasco-draw", "MG-8", f"{who} draws {VASCO_DRAWS[last.phase]} money card(s) now.")
-        if last.explorer == "vasco" and side == "B":
+        if won.draws:
             b.note(
                 "vasco-draw",
                 "MG-8",
-                f"{who} draws {VASCO_DRAWS[last.phase]} money card(s) now if the ship went left.",
+                say(
+                    "{who} draws {vasco_draws} money card(s) now.",
+                    who=who,
+                    vasco_draws=won.draws,
+                ),
             )
-        if last.explorer == "cook" and side == "A":
-            b.note("cook-open", "MG-8", f"{who} lays the rest of the hand open until the phase ends.")
-        if last.explorer == "cook" and side == "B":
-            puller = state.name((seat + 1) % len(state.players))
-            b.note("cook-pull", "MG-8", f"{puller} pulls one card from {who}'s hand onto the discard pile.")
+        if won.part_choice:
+            b.note(
+                "vasco-draw",
+                "MG-8",
+                say(
+                    "{who} draws {vasco_draws} money card(s) now if the ship went left.",
+                    who=who,
+                    vasco_draws=won.draws_left,
+                ),
+            )
+        if won.open_hand:
+            b.note(
+                "cook-open",
+                "MG-8",
+                say("{who} lays the rest of the hand open until the phase ends.", who=who),
+            )
+        if won.neighbour_pull:
+            puller = state.name(left_neighbour(state, seat))
+            b.note(
+                "cook-pull",
+                "MG-8",
+                say(
+                    "{puller} pulls one card from {who}'s hand onto the discard pile.", puller=puller, who=who
+                ),
+            )
     phase_started = not any(h.phase == state.phase for h in state.history)
     ended = state.phase - 1 if state.stage in ("reveal", "auction") and phase_started else None
     if state.stage == "scoring" and len(state.incomes) == 3:
@@ -297,14 +319,19 @@ def _outcome_notes(b: _Builder) -> None:
             + ("the discard pile is shuffled into the draw stack; " if ended < 3 else "")
             + f"money cards to draw: {', '.join(parts)}.",
         )
-        if ended < 3 and state.options.side("marco_polo") == "A":
+        per_ship = power(state, "marco_polo", ended).swaps
+        if per_ship:
             for player in state.players:
                 ships = len(player.ships_on("marco_polo", ended))
                 if ships:
                     b.note(
                         "marco-polo-swaps",
                         "MG-8",
-                        f"{player.name} may swap up to {3 * ships} hand cards one by one (Marco Polo).",
+                        say(
+                            "{name} may swap up to {value} hand cards one by one (Marco Polo).",
+                            name=player.name,
+                            value=per_ship * ships,
+                        ),
                     )
 
 

@@ -1,4 +1,6 @@
-"""Whose event it is: the optional `seat` an event names is checked against who may act now."""
+"""Whose event it is: the optional `seat` an event names is checked against who may act now; and one
+sentence for the table saying what the game waits for (the public view, and the tail of the errors
+that refuse an event out of turn)."""
 
 from __future__ import annotations
 
@@ -6,15 +8,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.rules.common.events import claimed_seat
-from api.rules.errors import IllegalMove, MalformedEvent
-from api.rules.magellan.state import MagellanState
+from api.rules.errors import IllegalMove, MalformedEvent, say, term
+from api.rules.magellan.constants import EXPLORER_NAMES
+from api.rules.magellan.sheet_needs import missing_for_scoring
+from api.rules.magellan.state import MagellanState, left_neighbour, winner
 
 
 def check_actor(state: MagellanState, event: Mapping[str, Any], seat: int, rule: str) -> None:
     """When the event names the sending seat, it must be the seat whose decision this is."""
     claimed = claimed_seat(event)
     if claimed is not None and claimed != seat:
-        raise IllegalMove("not-your-turn", f"This is {state.name(seat)}'s decision now ({rule}).", rule)
+        raise IllegalMove(
+            "not-your-turn",
+            say("This is {name}'s decision now ({rule}).", name=state.name(seat), rule=rule),
+            rule,
+        )
 
 
 def pick_actor(
@@ -27,9 +35,64 @@ def pick_actor(
             return seats[0]
         names = ", ".join(state.name(s) for s in seats)
         raise MalformedEvent(
-            "seat-required", f"Several players can {what} now ({names}): give the seat ({rule}).", rule
+            "seat-required",
+            say(
+                "Several players can {what} now ({names}): give the seat ({rule}).",
+                what=what,
+                names=names,
+                rule=rule,
+            ),
+            rule,
         )
     if claimed not in seats:
         who = state.name(claimed) if 0 <= claimed < len(state.players) else f"Seat {claimed}"
-        raise IllegalMove("not-your-turn", f"{who} cannot {what} now ({rule}).", rule)
+        raise IllegalMove(
+            "not-your-turn", say("{who} cannot {what} now ({rule}).", who=who, what=what, rule=rule), rule
+        )
     return claimed
+
+
+def waiting_text(state: MagellanState) -> str:
+    """One sentence: what the game waits for now."""
+    card = state.card
+    if state.stage == "reveal":
+        return say(
+            "{name} turns up the next explorer card (MG-4).", name=state.name(state.options.auctioneer)
+        )
+    if state.stage == "auction" and card is not None:
+        seat = card.turn
+        bidder = state.name(seat) if seat is not None else term("nobody")
+        return say(
+            "{explorer} is being auctioned; {bidder} bids or passes (MG-4).",
+            explorer=EXPLORER_NAMES[card.explorer],
+            bidder=bidder,
+        )
+    if state.stage == "sale" and card is not None and card.todo:
+        buyer = state.name(winner(state))
+        step = card.todo[0]
+        if step == "pay":
+            return say("{buyer} pays {price} (MG-6).", buyer=buyer, price=card.price)
+        if step == "vasco_part":
+            return say("{buyer} chooses the left or right part of Vasco da Gama (MG-8).", buyer=buyer)
+        if step == "draw":
+            return say("{buyer} draws {count} money card(s) (MG-8).", buyer=buyer, count=card.draws_due)
+        if step == "slide":
+            return say("{buyer} slides a money card under Magellan (MG-8).", buyer=buyer)
+        if step == "open_hand":
+            return say("{buyer} lays the hand open (MG-8).", buyer=buyer)
+        puller = state.name(left_neighbour(state, winner(state)))
+        return say("{puller} pulls a card from {buyer}'s hand (MG-8).", puller=puller, buyer=buyer)
+    if state.stage == "phase_end":
+        pe = state.phase_end
+        if pe is not None and pe.income is None:
+            return say("the phase-end income waits for the board sheet's bags (MG-2, MG-9).")
+        if pe is not None and any(pe.due):
+            return say("players draw their phase-end money cards (MG-9).")
+        return say("Marco Polo swaps (MG-8).")
+    if state.stage == "scoring":
+        if not state.ledger and any(p.final_hand is None for p in state.players):
+            return say("every player enters the money cards left in hand (MG-10).")
+        if missing_for_scoring(state):
+            return say("the scoring waits for the board sheet's crowns (MG-2, MG-10).")
+        return say("the Pizarro draw (MG-11).")
+    return say("the game is over (MG-12).")

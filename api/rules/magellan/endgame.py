@@ -1,5 +1,5 @@
 """After phase III: the step into scoring (MG-10), final hands typed in (outcomes depth), the
-Pizarro B draw (MG-11), and the end of the game once everything can be counted (MG-12)."""
+Pizarro B draw (MG-11), the end of the game once everything can be counted, and its result (MG-12)."""
 
 from __future__ import annotations
 
@@ -7,22 +7,22 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from api.rules.errors import IllegalMove
+from api.rules.errors import IllegalMove, say, term
 from api.rules.magellan import events as ev
 from api.rules.magellan.actors import check_actor, pick_actor
 from api.rules.magellan.chance import shuffled
-from api.rules.magellan.constants import PIZARRO_LIMIT
-from api.rules.magellan.copies import check_copies, known_cards, unplaced_cards
-from api.rules.magellan.ledger import take
+from api.rules.magellan.constants import FIELDS, PIZARRO_LIMIT
+from api.rules.magellan.money import check_copies, known_cards, take, unplaced_cards
+from api.rules.magellan.powers import power
+from api.rules.magellan.scoring import ScoreInput, score_game
 from api.rules.magellan.sheet_needs import missing_for_scoring, sheet_incomplete
-from api.rules.magellan.state import MagellanState, Scoring
-from api.rules.magellan.table import set_player
+from api.rules.magellan.state import MagellanState, Scoring, set_player
 
 
 def begin_scoring(state: MagellanState) -> MagellanState:
     """MG-10 after phase III; MG-11: the owner of a ship on Pizarro B field III will draw."""
-    side_b = state.options.side("pizarro") == "B"
-    drawer = next((s for s, p in enumerate(state.players) if side_b and p.ships_on("pizarro", 3)), None)
+    draws = [f for f in FIELDS if power(state, "pizarro", f).pizarro_draw]
+    drawer = next((s for s, p in enumerate(state.players) for f in draws if p.ships_on("pizarro", f)), None)
     return replace(state, stage="scoring", phase_end=None, scoring=Scoring(pizarro_seat=drawer))
 
 
@@ -58,7 +58,7 @@ def final_hand(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
             "hands-closed", "The Pizarro draw has begun: the hands can no longer change (MG-11).", "MG-11"
         )
     seat = pick_actor(state, event, range(len(state.players)), "enter a hand", "MG-10")
-    cards = ev.money_cards(event, "cards", "money cards left in hand", "MG-10", allow_empty=True)
+    cards = ev.money_cards(event, "cards", term("money cards left in hand"), "MG-10", allow_empty=True)
     state = set_player(state, seat, final_hand=None)  # a re-entry replaces the earlier hand
     check_copies([*known_cards(state), *cards], f"{state.name(seat)}'s hand", "MG-10")
     return set_player(state, seat, final_hand=tuple(sorted(cards)))
@@ -79,7 +79,10 @@ def _pizarro_seat(state: MagellanState, event: Mapping[str, Any]) -> tuple[int, 
     if not state.ledger and missing_hands:
         raise IllegalMove(
             "hands-first",
-            f"First every player enters the money left in hand (MG-10): {', '.join(missing_hands)}.",
+            say(
+                "First every player enters the money left in hand (MG-10): {items}.",
+                items=", ".join(missing_hands),
+            ),
             "MG-10",
         )
     missing = missing_for_scoring(state)
@@ -95,13 +98,13 @@ def _pizarro_card(
     """The card turned up: off the draw stack (ledger), off the simulated stack (outcomes, digital) or
     typed in (outcomes, physical). None: no card is left."""
     if state.digital:
-        ev.refuse_in_digital(event, "value", "draws the card", "MG-11")
+        ev.refuse_in_digital(event, "value", term("draws the card"), "MG-11")
         if state.ledger:
             return take(state, None)
         got = sc.stack[0] if sc.stack else None
         sc = replace(sc, stack=sc.stack[1:])
         return replace(state, scoring=sc, draws=state.draws + 1 if got is not None else state.draws), got
-    value = ev.money_value(event, "value", "card turned up", "MG-11")
+    value = ev.money_value(event, "value", term("card turned up"), "MG-11")
     if state.ledger:
         return take(state, value)
     check_copies([*known_cards(state), value], f"a drawn {value}", "MG-11")
@@ -131,3 +134,30 @@ def _end_draw(state: MagellanState) -> MagellanState:
     sc = state.scoring
     assert sc is not None
     return replace(state, scoring=replace(sc, pizarro_done=True))
+
+
+def first_scorer(state: MagellanState) -> int:
+    """MG-10: the winner of the last sold card (Decision: if the last card went to the box, the most
+    recent winner; if nobody ever won, the auctioneer)."""
+    return state.options.auctioneer if state.last_winner is None else state.last_winner
+
+
+def score_inputs(state: MagellanState) -> list[ScoreInput]:
+    sc = state.scoring
+    return [
+        ScoreInput(
+            name=p.name,
+            ships=p.ships,
+            money=p.hand if state.ledger else (p.final_hand or ()),
+            piles=p.piles,
+            pizarro=p.pizarro if sc is not None and sc.pizarro_seat == seat else None,
+        )
+        for seat, p in enumerate(state.players)
+    ]
+
+
+def result(state: MagellanState) -> dict[str, Any] | None:
+    """Final standings once everything is counted, else None."""
+    if state.stage != "finished":
+        return None
+    return score_game(score_inputs(state), state.options.side_map(), state.sheet, first_scorer(state))

@@ -1,45 +1,77 @@
 """`apply`: one event in, the next state out; the input state is never changed (frozen dataclasses).
 
-Every handler ends in `settle`, which carries out what needs nobody's decision: digital card turns
-and draws, boxing a card nobody may bid on, Cook A hands laid open, phase ends (MG-9) and the step
-into scoring (MG-10). A step that needs board-sheet numbers waits until they are entered. The rules
-themselves live in one module per job; this one only routes events and automatic steps to them.
+The flow is declared once, in `FLOW`: the stages of a game (reveal → auction → sale and its
+follow-ups → phase end → scoring → finished), the events each accepts and the step each takes on its
+own. After every event `settle` takes those steps until the game waits for a player: digital card
+turns and draws, boxing a card nobody may bid on, Cook A hands laid open, phase ends (MG-9) and the
+step into scoring (MG-10); a step that needs board-sheet numbers waits until they are entered. The
+rules themselves live in the handlers; this module only routes events and steps to them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from api.rules.errors import IllegalMove
-from api.rules.magellan import auction_flow, endgame, followups, phase_end
-from api.rules.magellan.cook import cook_pull
-from api.rules.magellan.draws import draw
+from api.rules.errors import IllegalMove, say
+from api.rules.magellan import auction, endgame, followups, phase_end
+from api.rules.magellan.actors import waiting_text
 from api.rules.magellan.events import event_type
-from api.rules.magellan.payment import pay
 from api.rules.magellan.sheet_needs import set_board_sheet
-from api.rules.magellan.slide import slide
 from api.rules.magellan.state import MagellanState
-from api.rules.magellan.vasco import vasco_part
 
 Handler = Callable[[MagellanState, Mapping[str, Any]], MagellanState]
+Step = Callable[[MagellanState], MagellanState | None]
 
-_HANDLERS: dict[str, Handler] = {
-    "set_board_sheet": set_board_sheet,
-    "reveal": auction_flow.reveal,
-    "veto": auction_flow.veto,
-    "bid": auction_flow.bid,
-    "pass": auction_flow.pass_,
-    "pay": pay,
-    "vasco_part": vasco_part,
-    "draw": draw,
-    "slide": slide,
-    "cook_pull": cook_pull,
-    "swap": phase_end.swap,
-    "end_swaps": phase_end.end_swaps,
-    "final_hand": endgame.final_hand,
-    "pizarro_draw": endgame.pizarro_draw,
-    "pizarro_stop": endgame.pizarro_stop,
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of the game: the events it accepts, and the step it takes without anyone's decision
+    (None once it waits for a player)."""
+
+    accepts: Mapping[str, Handler]
+    step: Step
+
+
+def _reveal_step(state: MagellanState) -> MagellanState | None:
+    """An empty deck ends the phase (MG-9); otherwise digital play turns up the next card (MG-4)."""
+    return phase_end.begin(state) if state.deck.size == 0 else auction.auto_reveal(state)
+
+
+FLOW: Mapping[str, Stage] = {
+    "reveal": Stage({"reveal": auction.reveal}, _reveal_step),
+    "auction": Stage({"veto": auction.veto, "bid": auction.bid, "pass": auction.pass_}, auction.auto_auction),
+    "sale": Stage(
+        {
+            "pay": followups.pay,
+            "vasco_part": followups.vasco_part,
+            "draw": followups.draw,
+            "slide": followups.slide,
+            "cook_pull": followups.cook_pull,
+        },
+        followups.auto_sale,
+    ),
+    "phase_end": Stage(
+        {"draw": followups.draw, "swap": phase_end.swap, "end_swaps": phase_end.end_swaps},
+        phase_end.auto_phase_end,
+    ),
+    "scoring": Stage(
+        {
+            "final_hand": endgame.final_hand,
+            "pizarro_draw": endgame.pizarro_draw,
+            "pizarro_stop": endgame.pizarro_stop,
+        },
+        endgame.auto_scoring,
+    ),
+    "finished": Stage({}, lambda state: None),
+}
+#: Accepted at every stage before the end: the board sheet may be entered whenever it is at hand.
+ANY_STAGE: Mapping[str, Handler] = {"set_board_sheet": set_board_sheet}
+#: Every event type's handler, whatever the stage (it knows the precise reason to refuse it).
+HANDLERS: Mapping[str, Handler] = {
+    **{kind: handler for stage in FLOW.values() for kind, handler in stage.accepts.items()},
+    **ANY_STAGE,
 }
 
 
@@ -47,28 +79,27 @@ def apply(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     kind = event_type(event)
     if state.stage == "finished":
         raise IllegalMove("game-over", "The game is over: the scores are final (MG-12).", "MG-12")
-    return settle(_HANDLERS[kind](state, event))
+    handler = FLOW[state.stage].accepts.get(kind) or ANY_STAGE.get(kind)
+    if handler is None:
+        _refuse_out_of_stage(state, event, kind)
+    assert handler is not None
+    return settle(handler(state, event))
+
+
+def _refuse_out_of_stage(state: MagellanState, event: Mapping[str, Any], kind: str) -> None:
+    """An event this stage does not accept: its own handler says why, in its words; should it ever
+    not refuse, the flow still does."""
+    HANDLERS[kind](state, event)
+    raise IllegalMove(
+        "not-now",
+        say("There is no {what} to record now: {waiting_text}", what=kind, waiting_text=waiting_text(state)),
+    )
 
 
 def settle(state: MagellanState) -> MagellanState:
-    """Apply the automatic steps until the game waits for a player (or is over)."""
+    """Take the stages' own steps until the game waits for a player (or is over)."""
     while True:
-        step = _automatic(state)
+        step = FLOW[state.stage].step(state)
         if step is None:
             return state
         state = step
-
-
-def _automatic(state: MagellanState) -> MagellanState | None:
-    """The next step that needs nobody's decision at this stage, or None."""
-    if state.stage == "reveal":
-        return phase_end.begin(state) if state.deck.size == 0 else auction_flow.auto_reveal(state)
-    if state.stage == "auction":
-        return auction_flow.auto_auction(state)
-    if state.stage == "sale":
-        return followups.auto_sale(state)
-    if state.stage == "phase_end":
-        return phase_end.auto_phase_end(state)
-    if state.stage == "scoring":
-        return endgame.auto_scoring(state)
-    return None

@@ -7,7 +7,7 @@ from typing import Any
 
 from api.rules.common import events as common
 from api.rules.common.events import has, is_int
-from api.rules.errors import MalformedEvent
+from api.rules.errors import MalformedEvent, say
 from api.rules.magellan.constants import EXPLORERS, MONEY_VALUES, PARTS
 
 # Each event type with the fields it takes (besides `type` and the sending `seat`).
@@ -57,7 +57,11 @@ def refuse_in_digital(event: Mapping[str, Any], key: str, server_does: str, rule
     if has(event, key):
         raise MalformedEvent(
             "value-not-allowed-digital",
-            f"In a digital game the server {server_does}: there is no card value to type in ({rule}).",
+            say(
+                "In a digital game the server {server_does}: there is no card value to type in ({rule}).",
+                server_does=server_does,
+                rule=rule,
+            ),
             rule,
         )
 
@@ -65,10 +69,16 @@ def refuse_in_digital(event: Mapping[str, Any], key: str, server_does: str, rule
 def money_value(event: Mapping[str, Any], key: str, what: str, rule: str) -> int:
     value = event.get(key)
     if value is None:
-        raise MalformedEvent(f"{key.replace('_', '-')}-required", f"Give the {what} (1 to 9) ({rule}).", rule)
+        raise MalformedEvent(
+            f"{key.replace('_', '-')}-required",
+            say("Give the {what} (1 to 9) ({rule}).", what=what, rule=rule),
+            rule,
+        )
     if not is_int(value) or value not in MONEY_VALUES:
         raise MalformedEvent(
-            "invalid-money-value", f"The {what} must be a money value from 1 to 9 ({rule}).", rule
+            "invalid-money-value",
+            say("The {what} must be a money value from 1 to 9 ({rule}).", what=what, rule=rule),
+            rule,
         )
     return int(value)
 
@@ -78,13 +88,19 @@ def money_cards(
 ) -> tuple[int, ...]:
     cards = event.get(key)
     if cards is None:
-        raise MalformedEvent(f"{key}-required", f"List the {what} by their values ({rule}).", rule)
+        raise MalformedEvent(
+            f"{key}-required", say("List the {what} by their values ({rule}).", what=what, rule=rule), rule
+        )
     if not isinstance(cards, list) or not all(is_int(v) and v in MONEY_VALUES for v in cards):
         raise MalformedEvent(
-            "invalid-money-cards", f"The {what} must be a list of money values 1 to 9 ({rule}).", rule
+            "invalid-money-cards",
+            say("The {what} must be a list of money values 1 to 9 ({rule}).", what=what, rule=rule),
+            rule,
         )
     if not cards and not allow_empty:
-        raise MalformedEvent(f"{key}-required", f"List at least one of the {what} ({rule}).", rule)
+        raise MalformedEvent(
+            f"{key}-required", say("List at least one of the {what} ({rule}).", what=what, rule=rule), rule
+        )
     return tuple(int(v) for v in cards)
 
 

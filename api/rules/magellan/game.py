@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.rules.magellan import actions, chance, engine, final, secrets, serial, setup, views
+from api.rules.magellan import actions, chance, endgame, engine, secrets, serial, setup, views
+from api.rules.magellan.powers import powers_table, slid_face_up
 from api.rules.magellan.state import MagellanState
 
 JSON = dict[str, Any]
@@ -42,7 +43,7 @@ class MagellanGame:
         return serial.load(data)
 
     def result(self, state: MagellanState) -> JSON | None:
-        return final.result(state)
+        return endgame.result(state)
 
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         return setup.options_json(setup.parse_options(options))
@@ -62,7 +63,7 @@ class MagellanGame:
         card comes from the payment and lies face up (MG-8): the log shows it."""
         kind = str(event.get("type"))
         secret = SECRET_EVENT_FIELDS.get(kind, ())
-        if kind == "slide" and setup.parse_options(options).side("magellan") == "B":
+        if kind == "slide" and slid_face_up(setup.parse_options(options)):
             secret = ()
         return {key: ("hidden" if key in secret else value) for key, value in event.items()}
 
@@ -75,6 +76,10 @@ class MagellanGame:
         """Digital play: a card turned up, drawn or pulled by the server stays secret until the event
         is recorded (typed-in values are already known to the table)."""
         return after.draws != before.draws
+
+    def rule_tables(self) -> JSON:
+        """MG-8: what winning each explorer card does, by side and field."""
+        return {"powers": powers_table()}
 
     def chance_seed(self, state: MagellanState) -> int | None:
         return state.seed

@@ -7,16 +7,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from api.rules.errors import IllegalMove
+from api.rules.errors import IllegalMove, say, term
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import pick_actor
-from api.rules.magellan.constants import MARCO_POLO_SWAPS, PHASE_END_CARDS
+from api.rules.magellan.actors import pick_actor, waiting_text
+from api.rules.magellan.constants import PHASE_END_CARDS
 from api.rules.magellan.endgame import begin_scoring
-from api.rules.magellan.ledger import check_in_hand, discard_from_hand, draw_into_hand, reshuffle
+from api.rules.magellan.money import check_in_hand, discard_from_hand, draw_into_hand, reshuffle
+from api.rules.magellan.powers import power
 from api.rules.magellan.sheet_needs import missing_for_income
-from api.rules.magellan.state import MagellanState, PhaseEnd
-from api.rules.magellan.table import put
-from api.rules.magellan.waiting import waiting_text
+from api.rules.magellan.state import MagellanState, PhaseEnd, put
 
 
 def income_of(state: MagellanState, seat: int) -> int | None:
@@ -42,10 +41,8 @@ def begin(state: MagellanState) -> MagellanState:
     state = replace(state, players=tuple(replace(p, hand_open=False) for p in state.players))
     if phase < 3:
         state = reshuffle(state)
-    marco_a = phase < 3 and state.options.side("marco_polo") == "A"
-    swaps = tuple(
-        MARCO_POLO_SWAPS * len(p.ships_on("marco_polo", phase)) if marco_a else 0 for p in state.players
-    )
+    per_ship = power(state, "marco_polo", phase).swaps
+    swaps = tuple(per_ship * len(p.ships_on("marco_polo", phase)) for p in state.players)
     return replace(state, stage="phase_end", phase_end=PhaseEnd(phase, swaps=swaps))
 
 
@@ -87,7 +84,11 @@ def _swapper(state: MagellanState, event: Mapping[str, Any], what: str) -> tuple
     """MG-8 Marco Polo A: swaps come after the income is drawn; the seat is one with swaps left."""
     pe = state.phase_end
     if state.stage != "phase_end" or pe is None or pe.income is None or any(pe.due) or not any(pe.swaps):
-        raise IllegalMove("no-swap-now", f"No Marco Polo swap is open now: {waiting_text(state)}", "MG-8")
+        raise IllegalMove(
+            "no-swap-now",
+            say("No Marco Polo swap is open now: {waiting_text}", waiting_text=waiting_text(state)),
+            "MG-8",
+        )
     seat = pick_actor(state, event, [s for s, n in enumerate(pe.swaps) if n > 0], what, "MG-8")
     return pe, seat
 
@@ -95,11 +96,11 @@ def _swapper(state: MagellanState, event: Mapping[str, Any], what: str) -> tuple
 def swap(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     """MG-8 Marco Polo A: after income, per ship on the field just finished up to 3 swaps, one by one."""
     pe, seat = _swapper(state, event, "swap")
-    value = ev.money_value(event, "discard", "card to discard", "MG-8")
+    value = ev.money_value(event, "discard", term("card to discard"), "MG-8")
     check_in_hand(state, seat, value, "MG-8")
     if state.digital:
-        ev.refuse_in_digital(event, "draw", "draws the new card", "MG-8")
-    drawn = None if state.digital else ev.money_value(event, "draw", "card drawn", "MG-8")
+        ev.refuse_in_digital(event, "draw", term("draws the new card"), "MG-8")
+    drawn = None if state.digital else ev.money_value(event, "draw", term("card drawn"), "MG-8")
     state = draw_into_hand(discard_from_hand(state, seat, [value]), seat, [drawn], "MG-8")
     return replace(state, phase_end=replace(pe, swaps=put(pe.swaps, seat, pe.swaps[seat] - 1)))
 

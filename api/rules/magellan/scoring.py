@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from api.rules.errors import IllegalMove
+from api.rules.errors import IllegalMove, say
 from api.rules.magellan.constants import EXPLORERS, PIZARRO_LIMIT
 from api.rules.magellan.money import crowns_of
 from api.rules.magellan.sheet import BoardSheet, Slot, crowns_fixed_by_rule, missing_entries, side_map
@@ -48,8 +48,11 @@ def require_crowns(players: Sequence[ScoreInput], sides: Mapping[str, str], shee
     if missing:
         raise IllegalMove(
             "board-sheet-incomplete",
-            f"Scoring needs numbers the board sheet does not have yet: {'; '.join(missing)}. "
-            "Type them in from your board (MG-2).",
+            say(
+                "Scoring needs numbers the board sheet does not have yet: {items}. Type them in from your "
+                "board (MG-2).",
+                items="; ".join(missing),
+            ),
             "MG-2",
         )
 

@@ -15,8 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from api.rules.common.events import is_int
+from api.rules.errors import note, say
 from api.rules.magellan.auction import max_bid, must_keep
 from api.rules.magellan.constants import EXPLORER_NAMES
+from api.rules.magellan.powers import slid_face_up
 from api.rules.magellan.state import MagellanState
 
 JSON = dict[str, Any]
@@ -43,7 +45,7 @@ def secret_seat(state: MagellanState, event: Any) -> int | None:
         head = card.todo[0]
         if kind == head == "pay":
             return _one_of(event, [card.winner])
-        if kind == head == "slide" and state.options.side("magellan") == "A":  # B: from the payment
+        if kind == head == "slide" and not slid_face_up(state.options):  # B: from the payment
             return _one_of(event, [card.winner])
         if kind == head == "draw":
             return _one_of(event, [card.winner])
@@ -66,13 +68,20 @@ def private_actions(state: MagellanState, seat: int) -> JSON:
     minimum = card.high_bid + 1
     notes: list[JSON] = []
     if cap is not None and cap < minimum:
-        keep = " and keep a card in hand (MG-8)" if must_keep(state, card.explorer) else ""
-        notes.append(
-            {
-                "code": "cannot-afford",
-                "rule": "MG-6",
-                "text": f"You cannot pay {minimum} for {EXPLORER_NAMES[card.explorer]}{keep}: "
+        explorer = EXPLORER_NAMES[card.explorer]
+        text = (
+            say(
+                "You cannot pay {minimum} for {explorer} and keep a card in hand (MG-8): "
                 "only a pass is possible.",
-            }
+                minimum=minimum,
+                explorer=explorer,
+            )
+            if must_keep(state, card.explorer)
+            else say(
+                "You cannot pay {minimum} for {explorer}: only a pass is possible.",
+                minimum=minimum,
+                explorer=explorer,
+            )
         )
+        notes.append(note("cannot-afford", "MG-6", text))
     return {"bid_max": cap, "notes": notes}

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.rules.common import setup as common
-from api.rules.errors import InvalidSetup
+from api.rules.errors import InvalidSetup, say
 from api.rules.magellan.chance import shuffled
 from api.rules.magellan.constants import (
     CARDS_PER_EXPLORER,
@@ -36,7 +36,11 @@ def parse_options(options: Mapping[str, Any]) -> Options:
     if bad:
         raise InvalidSetup(
             "invalid-option",
-            f"Option sides: unknown explorer {', '.join(bad)}; the explorers are {', '.join(EXPLORERS)}.",
+            say(
+                "Option sides: unknown explorer {items}; the explorers are {items2}.",
+                items=", ".join(bad),
+                items2=", ".join(EXPLORERS),
+            ),
             "MG-1",
         )
     sides = tuple(raw_sides.get(e, "A") for e in EXPLORERS)

@@ -18,8 +18,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from api.rules.errors import InvalidSetup
+from api.rules.errors import InvalidSetup, say
 from api.rules.magellan.constants import EXPLORER_NAMES, EXPLORERS, FIELDS, PARTS, ROMAN, SIDES
+from api.rules.magellan.powers import POWERS
 
 WHATS = ("bags", "crowns")
 MAX_NUMBER = 99
@@ -30,7 +31,7 @@ Slot = tuple[str, str, int, str | None, str]
 
 def parts_of(explorer: str, side: str) -> tuple[str | None, ...]:
     """Vasco da Gama side B fields have a left and a right part (MG-2, MG-8); other fields are whole."""
-    return PARTS if (explorer, side) == ("vasco", "B") else (None,)
+    return PARTS if POWERS[explorer, side, 1].part_choice else (None,)
 
 
 SLOTS: tuple[Slot, ...] = tuple(
@@ -46,11 +47,12 @@ _INDEX = {slot: i for i, slot in enumerate(SLOTS)}
 
 def crowns_fixed_by_rule(explorer: str, side: str, field: int, part: str | None) -> str | None:
     """Why a field's crowns are not sheet data (the rule scores it otherwise), or None."""
-    if explorer == "magellan":
+    crowns = POWERS[explorer, side, field].crowns
+    if crowns == "slid-cards":
         return "Magellan scores through the money cards slid under him, not field crowns (MG-2, MG-10)"
-    if explorer == "vasco" and side == "B" and part == "left":
+    if crowns == "right-part" and part == "left":
         return "a ship on Vasco da Gama's left part scores no crowns (MG-8, MG-10)"
-    if explorer == "pizarro" and side == "B" and field == 3:
+    if crowns == "pizarro-draw":
         return "the ship on Pizarro side B field III scores the Pizarro draw instead (MG-11)"
     return None
 
@@ -109,7 +111,7 @@ def sheet_json(sheet: BoardSheet) -> dict[str, Any]:
 
 
 def _bad(detail: str) -> InvalidSetup:
-    return InvalidSetup("invalid-board-sheet", f"Board sheet: {detail}", "MG-2")
+    return InvalidSetup("invalid-board-sheet", say("Board sheet: {detail}", detail=detail), "MG-2")
 
 
 def _object(value: Any, where: str) -> Mapping[str, Any]:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
+from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent, say
 from api.rules.magellan.sheet import Slot, crowns_fixed_by_rule, missing_entries, parse_sheet
 from api.rules.magellan.state import MagellanState, Ship
 
@@ -15,8 +15,12 @@ from api.rules.magellan.state import MagellanState, Ship
 def sheet_incomplete(missing: Sequence[str], why: str) -> IllegalMove:
     return IllegalMove(
         "board-sheet-incomplete",
-        f"{why} needs numbers the board sheet does not have yet: {'; '.join(missing)}. "
-        "Type them in from your board into the board sheet (MG-2).",
+        say(
+            "{why} needs numbers the board sheet does not have yet: {items}. Type them in from your board "
+            "into the board sheet (MG-2).",
+            why=why,
+            items="; ".join(missing),
+        ),
         "MG-2",
     )
 

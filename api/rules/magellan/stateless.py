@@ -26,6 +26,7 @@ from api.rules.magellan.constants import (
     SHIPS_PER_PLAYER,
 )
 from api.rules.magellan.money import over_copies, remove
+from api.rules.magellan.powers import POWERS
 from api.rules.magellan.scoring import ScoreInput, score_game
 from api.rules.magellan.sheet import parse_sheet, parts_of, side_map
 from api.rules.magellan.state import Ship
@@ -80,7 +81,8 @@ def _check_piles(player: ScoreInput) -> None:
 
 
 def _has_pizarro_ship(ships: Sequence[Ship], sides: Mapping[str, str]) -> bool:
-    return sides["pizarro"] == "B" and any(s.explorer == "pizarro" and s.field == 3 for s in ships)
+    side = sides["pizarro"]
+    return any(s.explorer == "pizarro" and POWERS["pizarro", side, s.field].pizarro_draw for s in ships)
 
 
 def _check_draws(name: str, draws: Sequence[int]) -> None:

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.rules.magellan.actors import waiting_text
 from api.rules.magellan.constants import EXPLORERS, FIELDS, PHASES, ROMAN
-from api.rules.magellan.final import first_scorer, result, score_inputs
+from api.rules.magellan.endgame import first_scorer, result, score_inputs
+from api.rules.magellan.powers import slid_face_up
 from api.rules.magellan.scoring import score_player, scoring_order
 from api.rules.magellan.setup import options_json
 from api.rules.magellan.sheet import missing_entries, sheet_json
 from api.rules.magellan.sheet_needs import missing_for_income, missing_for_scoring
 from api.rules.magellan.state import Card, MagellanState, Player
-from api.rules.magellan.waiting import waiting_text
 
 JSON = dict[str, Any]
 
@@ -41,7 +42,7 @@ def scores_so_far(state: MagellanState) -> list[JSON] | None:
 def _card_json(state: MagellanState, card: Card | None) -> JSON | None:
     if card is None:
         return None
-    magellan_b = (card.explorer, state.options.side("magellan")) == ("magellan", "B")
+    magellan_b = card.explorer == "magellan" and slid_face_up(state.options)
     return {
         "explorer": card.explorer,
         "phase": state.phase,
@@ -62,7 +63,7 @@ def _card_json(state: MagellanState, card: Card | None) -> JSON | None:
 
 
 def _pile_json(state: MagellanState, pile: tuple[int, ...]) -> JSON:
-    face_up = state.options.side("magellan") == "B" or revealed(state)
+    face_up = slid_face_up(state.options) or revealed(state)
     return {"cards": len(pile), "slid": list(pile) if face_up else None}
 
 

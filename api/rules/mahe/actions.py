@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from api.rules.errors import note as note_json
+from api.rules.errors import say
 from api.rules.mahe import dice, track
 from api.rules.mahe.constants import DIE_FACES, MAX_DICE, MAX_SUM, RAFT
 from api.rules.mahe.state import MaheState
@@ -102,7 +104,7 @@ def _notes(state: MaheState) -> list[JSON]:
     phase, turn = state.phase, state.turn
 
     def note(code: str, rule: str, text: str) -> None:
-        notes.append({"code": code, "rule": rule, "text": text})
+        notes.append(note_json(code, rule, text))
 
     if phase == "finished":
         # Only the end: hints about the last move or the next one would be stale under Game over.
@@ -135,7 +137,11 @@ def _notes(state: MaheState) -> list[JSON]:
         note(
             "second-turtle",
             "MA-9",
-            f"Now {state.players[turn.seat].name}'s other turtle, {turn.turtle}, makes its move (MA-9).",
+            say(
+                "Now {name}'s other turtle, {turtle}, makes its move (MA-9).",
+                name=state.players[turn.seat].name,
+                turtle=turn.turtle,
+            ),
         )
     if phase == "roll":
         note("first-die-always", "MA-3", "The first die is always rolled (MA-3).")
@@ -144,8 +150,13 @@ def _notes(state: MaheState) -> list[JSON]:
         note(
             "decider-on-top",
             "MA-4",
-            f"{state.players[decider[0]].name} owns {decider[1]}, the topmost turtle "
-            f"on {turn.turtle}, and decides about the second and third die (MA-4).",
+            say(
+                "{name} owns {decider}, the topmost turtle on {turtle}, "
+                "and decides about the second and third die (MA-4).",
+                name=state.players[decider[0]].name,
+                decider=decider[1],
+                turtle=turn.turtle,
+            ),
         )
     if phase == "decide" and len(turn.dice) == MAX_DICE - 1:
         note(
@@ -162,7 +173,7 @@ def _notes(state: MaheState) -> list[JSON]:
         note(
             "one-card-per-turn",
             "MA-11",
-            f"{state.players[decider[0]].name} has already played a card this turn (MA-11).",
+            say("{name} has already played a card this turn (MA-11).", name=state.players[decider[0]].name),
         )
     return notes
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from api.rules.errors import IllegalMove
+from api.rules.errors import IllegalMove, say
 from api.rules.mahe.constants import DIE_FACES, MAX_DICE, MAX_SUM
 
 Status = Literal["roll", "open", "must-stop", "bust"]
@@ -48,7 +48,7 @@ def check_sequence(values: Sequence[int]) -> Status:
         if prefix == "bust":
             raise IllegalMove(
                 "dice-after-bust",
-                f"The sum was already {sum(values[:n])}, over 7: the move busted (MA-6).",
+                say("The sum was already {sum}, over 7: the move busted (MA-6).", sum=sum(values[:n])),
                 "MA-6",
             )
         if prefix == "must-stop":

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from api.rules.common.events import claimed_seat
-from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.mahe import dice, track
 from api.rules.mahe.chance import draw_die
 from api.rules.mahe.constants import BEACH_EGGS, MAX_SUM
@@ -40,7 +40,7 @@ def _require_turtle_known(state: MaheState) -> None:
     if phase == "choose_turtle":
         raise IllegalMove(
             "choose-turtle-first",
-            f"{_name(state, state.turn.seat)} first chooses which turtle moves first (MA-9).",
+            say("{name} first chooses which turtle moves first (MA-9).", name=_name(state, state.turn.seat)),
             "MA-9",
         )
 
@@ -55,7 +55,11 @@ def _check_actor(state: MaheState, event: Mapping[str, Any], seat: int, rule: st
     """When the event names the sending seat, it must be the seat whose decision this is."""
     claimed = claimed_seat(event)
     if claimed is not None and claimed != seat:
-        raise IllegalMove("not-your-turn", f"This is {_name(state, seat)}'s decision now ({rule}).", rule)
+        raise IllegalMove(
+            "not-your-turn",
+            say("This is {name}'s decision now ({rule}).", name=_name(state, seat), rule=rule),
+            rule,
+        )
 
 
 def _actor(state: MaheState) -> tuple[int, str]:
@@ -87,7 +91,9 @@ def _choose_turtle(state: MaheState, event: Mapping[str, Any]) -> MaheState:
     if phase != "choose_turtle":
         if len(player.colours) == 1:
             raise IllegalMove(
-                "nothing-to-choose", f"{player.name} has one turtle: nothing to choose (MA-9).", "MA-9"
+                "nothing-to-choose",
+                say("{name} has one turtle: nothing to choose (MA-9).", name=player.name),
+                "MA-9",
             )
         raise IllegalMove(
             "turtle-already-chosen", "The turtle order for this turn is already set (MA-9).", "MA-9"
@@ -96,8 +102,12 @@ def _choose_turtle(state: MaheState, event: Mapping[str, Any]) -> MaheState:
     if turtle not in player.colours:
         raise IllegalMove(
             "not-your-turtle",
-            f"The {turtle} turtle is not {player.name}'s; {player.name} moves "
-            f"{' or '.join(player.colours)} (MA-9).",
+            say(
+                "The {turtle} turtle is not {name}'s; {name} moves {items} (MA-9).",
+                turtle=turtle,
+                name=player.name,
+                items=" or ".join(player.colours),
+            ),
             "MA-9",
         )
     _check_actor(state, event, seat, "MA-9")
@@ -152,19 +162,26 @@ def _play_card(state: MaheState, event: Mapping[str, Any]) -> MaheState:
     player, turn = state.players[seat], state.turn
     if seat in turn.cards_played_by:
         raise IllegalMove(
-            "one-card-per-turn", f"{player.name} has already played a card this turn (MA-11).", "MA-11"
+            "one-card-per-turn",
+            say("{name} has already played a card this turn (MA-11).", name=player.name),
+            "MA-11",
         )
     if value not in player.cards:
         raise IllegalMove(
             "card-not-in-hand",
-            f"{player.name} has no {value}-egg card to play; only the decider's own cards "
-            "can be played (MA-11).",
+            say(
+                "{name} has no {value}-egg card to play; only the decider's own cards can be played (MA-11).",
+                name=player.name,
+                value=value,
+            ),
             "MA-11",
         )
     total = sum(turn.values) + value
     if total > MAX_SUM:
         raise IllegalMove(
-            "card-would-exceed-seven", f"A {value} would take the sum to {total}, over 7 (MA-11).", "MA-11"
+            "card-would-exceed-seven",
+            say("A {value} would take the sum to {total}, over 7 (MA-11).", value=value, total=total),
+            "MA-11",
         )
     cards = list(player.cards)
     cards.remove(value)  # the card leaves the game and no longer scores (MA-11)

@@ -7,7 +7,7 @@ from typing import Any
 
 from api.rules.common import events as common
 from api.rules.common.events import has, is_int
-from api.rules.errors import MalformedEvent
+from api.rules.errors import MalformedEvent, say
 from api.rules.mahe.constants import DIE_FACES, TURTLE_COLOURS
 
 # Each event type with the fields it takes (besides `type` and the sending `seat`).
@@ -41,10 +41,16 @@ def face_value(event: Mapping[str, Any], what: str, rule: str) -> int:
     """A die face or egg-card value 1–6."""
     value = event.get("value")
     if value is None:
-        raise MalformedEvent("value-required", f"Type in the value of the {what} (1 to 6) ({rule}).", rule)
+        raise MalformedEvent(
+            "value-required",
+            say("Type in the value of the {what} (1 to 6) ({rule}).", what=what, rule=rule),
+            rule,
+        )
     if not is_int(value) or value not in DIE_FACES:
         raise MalformedEvent(
-            "value-out-of-range", f"The {what} must be a whole number from 1 to 6 ({rule}).", rule
+            "value-out-of-range",
+            say("The {what} must be a whole number from 1 to 6 ({rule}).", what=what, rule=rule),
+            rule,
         )
     return value
 

@@ -69,6 +69,10 @@ class MaheGame:
         the event is recorded (a typed-in value is already known to the table)."""
         return after.draws != before.draws or len(after.supply.hidden) != len(before.supply.hidden)
 
+    def rule_tables(self) -> JSON:
+        """None: every rule is in the state, the legal actions and the rules pages."""
+        return {}
+
     def chance_seed(self, state: MaheState) -> int | None:
         return state.seed
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.mahe import dice, track
 from api.rules.mahe.constants import DIE_FACES, FIELDS, TURTLE_COLOURS
 
@@ -17,12 +17,19 @@ JSON = dict[str, Any]
 
 def _colours(raw: Any, where: str) -> tuple[str, ...]:
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
-        raise MalformedEvent("invalid-position", f"{where} must be a list of turtle colours.")
+        raise MalformedEvent(
+            "invalid-position", say("{where} must be a list of turtle colours.", where=where)
+        )
     for colour in raw:
         if not isinstance(colour, str) or colour not in TURTLE_COLOURS:
             raise MalformedEvent(
                 "unknown-turtle",
-                f"{colour!r} in {where} is not a turtle; the turtles are {', '.join(TURTLE_COLOURS)}.",
+                say(
+                    "{colour} in {where} is not a turtle; the turtles are {items}.",
+                    colour=repr(colour),
+                    where=where,
+                    items=", ".join(TURTLE_COLOURS),
+                ),
                 "MA-1",
             )
     return tuple(raw)
@@ -45,7 +52,9 @@ def parse_position(position: Mapping[str, Any]) -> track.Position:
     for turtle in parsed.turtles():
         if turtle in seen:
             raise IllegalMove(
-                "duplicate-turtle", f"The {turtle} turtle appears twice in the position (MA-1).", "MA-1"
+                "duplicate-turtle",
+                say("The {turtle} turtle appears twice in the position (MA-1).", turtle=turtle),
+                "MA-1",
             )
         seen.add(turtle)
     return parsed
@@ -67,10 +76,14 @@ def resolve_move(
     move passes the beach."""
     board = parse_position(position)
     if not isinstance(turtle, str) or turtle not in TURTLE_COLOURS:
-        raise MalformedEvent("unknown-turtle", f"{turtle!r} is not a turtle colour.", "MA-1")
+        raise MalformedEvent(
+            "unknown-turtle", say("{turtle} is not a turtle colour.", turtle=repr(turtle)), "MA-1"
+        )
     if turtle not in board.turtles():
         raise IllegalMove(
-            "turtle-not-in-position", f"The {turtle} turtle is not on the raft or the track.", "MA-2"
+            "turtle-not-in-position",
+            say("The {turtle} turtle is not on the raft or the track.", turtle=turtle),
+            "MA-2",
         )
     if isinstance(dice_values, (str, bytes)) or not isinstance(dice_values, Sequence):
         raise MalformedEvent("invalid-dice", "The dice must be a list of values 1 to 6 (MA-3).", "MA-3")

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.rules.common import setup as common
-from api.rules.errors import InvalidSetup
+from api.rules.errors import InvalidSetup, say
 from api.rules.mahe.chance import shuffled_deck
 from api.rules.mahe.constants import MAX_PLAYERS, MIN_PLAYERS, PILE_SIZE, SET_ASIDE, TURTLE_COLOURS
 from api.rules.mahe.state import MaheState, Options, Player, Supply, Turn
@@ -50,23 +50,35 @@ def _player(seat: int, raw: Any, colours_each: int, count: int, taken: set[str])
         or isinstance(colours, str)
         or not all(isinstance(c, str) for c in colours)
     ):
-        raise InvalidSetup("invalid-player", f"{name} needs a list of turtle colours.", "MA-2")
+        raise InvalidSetup("invalid-player", say("{name} needs a list of turtle colours.", name=name), "MA-2")
     if len(colours) != colours_each:
         turtles = "two turtles" if colours_each == 2 else "one turtle"
         raise InvalidSetup(
             "colour-count",
-            f"With {count} players each player plays {turtles}: {name} gave {len(colours)} colours (MA-2).",
+            say(
+                "With {count} players each player plays {turtles}: {name} gave {count2} colours (MA-2).",
+                count=count,
+                turtles=turtles,
+                name=name,
+                count2=len(colours),
+            ),
             "MA-2",
         )
     for colour in colours:
         if colour not in TURTLE_COLOURS:
             raise InvalidSetup(
                 "unknown-colour",
-                f"{colour!r} is not a turtle colour; choose from {', '.join(TURTLE_COLOURS)} (MA-1).",
+                say(
+                    "{colour} is not a turtle colour; choose from {items} (MA-1).",
+                    colour=repr(colour),
+                    items=", ".join(TURTLE_COLOURS),
+                ),
                 "MA-1",
             )
         if colour in taken:
-            raise InvalidSetup("duplicate-colour", f"The {colour} turtle is chosen twice (MA-1).", "MA-1")
+            raise InvalidSetup(
+                "duplicate-colour", say("The {colour} turtle is chosen twice (MA-1).", colour=colour), "MA-1"
+            )
         taken.add(colour)
     return Player(name=name, colours=tuple(colours))
 

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.errors import IllegalMove, MalformedEvent, say
 
 SUITS = ("b", "c", "k")
 SUIT_NAMES = ("bamboo", "circles", "characters")
@@ -73,7 +73,9 @@ def tokens(text: CardsInput, what: str = "cards") -> list[str]:
         return [t for t in _SEPARATORS.split(text.strip().lower()) if t]
     if not isinstance(text, Sequence) or not all(isinstance(t, str) for t in text):
         raise MalformedEvent(
-            "invalid-cards", f"The {what} must be MH-10 notation: a string or a list of strings.", "MH-10"
+            "invalid-cards",
+            say("The {what} must be MH-10 notation: a string or a list of strings.", what=what),
+            "MH-10",
         )
     return [t.strip().lower() for t in text if t.strip()]
 
@@ -83,7 +85,13 @@ def parse_card(token: str) -> str:
     card = token.strip().lower()
     if card not in ALL_CARDS:
         raise MalformedEvent(
-            "unknown-card", f"{token!r} is not a card; write {NOTATION_HELP} (MH-10).", "MH-10"
+            "unknown-card",
+            say(
+                "{token} is not a card; write {notation_help} (MH-10).",
+                token=repr(token),
+                notation_help=NOTATION_HELP,
+            ),
+            "MH-10",
         )
     return card
 
@@ -97,19 +105,31 @@ def check_copies(cards: Iterable[str]) -> None:
     jokers = counts.pop(JOKER, 0)
     if jokers > JOKER_TOTAL:
         raise IllegalMove(
-            "too-many-jokers", f"There are only {JOKER_TOTAL} jokers, not {jokers} (MH-1).", "MH-1"
+            "too-many-jokers",
+            say(
+                "There are only {joker_total} jokers, not {jokers} (MH-1).",
+                joker_total=JOKER_TOTAL,
+                jokers=jokers,
+            ),
+            "MH-1",
         )
     flowers = sum(n for card, n in counts.items() if is_flower(card))
     if flowers > FLOWER_TOTAL:
         raise IllegalMove(
-            "too-many-flowers", f"There are only {FLOWER_TOTAL} flowers, not {flowers} (MH-1).", "MH-1"
+            "too-many-flowers",
+            say(
+                "There are only {flower_total} flowers, not {flowers} (MH-1).",
+                flower_total=FLOWER_TOTAL,
+                flowers=flowers,
+            ),
+            "MH-1",
         )
     for card, n in sorted(counts.items(), key=lambda item: ALL_CARDS.index(item[0])):
         limit = COPIES_OF_FLOWER if is_flower(card) else COPIES_OF_KIND
         if n > limit:
             raise IllegalMove(
                 "too-many-copies",
-                f"There are only {limit} copies of {card}, not {n} (MH-1).",
+                say("There are only {limit} copies of {card}, not {n} (MH-1).", limit=limit, card=card, n=n),
                 "MH-1",
             )
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.errors import IllegalMove, MalformedEvent, say, term
 
 KINDS = ("out", "triplet", "sequence")  # strongest first (MH-4)
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -35,10 +35,17 @@ class Resolution:
 
 def _seat(value: Any, what: str, seats: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedEvent("invalid-seat", f"The {what} must be a seat number.", "MH-4")
+        raise MalformedEvent("invalid-seat", say("The {what} must be a seat number.", what=what), "MH-4")
     if not 0 <= value < seats:
         raise IllegalMove(
-            "no-such-seat", f"The {what} {value} is not a seat: seats are 0 to {seats - 1}.", "MH-4"
+            "no-such-seat",
+            say(
+                "The {what} {value} is not a seat: seats are 0 to {value2}.",
+                what=what,
+                value=value,
+                value2=seats - 1,
+            ),
+            "MH-4",
         )
     return value
 
@@ -46,26 +53,28 @@ def _seat(value: Any, what: str, seats: int) -> int:
 def parse_claims(discarder: Any, seats: Any, claims: Any) -> tuple[int, int, tuple[Claim, ...]]:
     if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise IllegalMove("invalid-seat-count", "Mhing is for 2 to 6 players (MH-1).", "MH-1")
-    who = _seat(discarder, "discarder", seats)
+    who = _seat(discarder, term("discarder"), seats)
     if not isinstance(claims, Sequence) or isinstance(claims, str):
         raise MalformedEvent("invalid-claims", "Claims must be a list of {seat, kind}.", "MH-4")
     parsed: list[Claim] = []
     for raw in claims:
         if not isinstance(raw, Mapping):
             raise MalformedEvent("invalid-claims", "Each claim must be an object with seat and kind.", "MH-4")
-        seat = _seat(raw.get("seat"), "claimant's seat", seats)
+        seat = _seat(raw.get("seat"), term("claimant's seat"), seats)
         kind = raw.get("kind")
         if kind not in KINDS:
             raise MalformedEvent(
                 "unknown-claim-kind",
-                f"A claim is 'out', 'triplet' or 'sequence', not {kind!r} (MH-4).",
+                say("A claim is 'out', 'triplet' or 'sequence', not {kind} (MH-4).", kind=repr(kind)),
                 "MH-4",
             )
         if seat == who:
             raise IllegalMove("own-discard", "Nobody can claim their own discard (MH-4).", "MH-4")
         if any(c.seat == seat for c in parsed):
             raise IllegalMove(
-                "duplicate-claim", f"Seat {seat} claims twice; one claim per player (MH-4).", "MH-4"
+                "duplicate-claim",
+                say("Seat {seat} claims twice; one claim per player (MH-4).", seat=seat),
+                "MH-4",
             )
         parsed.append(Claim(seat, str(kind)))
     return who, seats, tuple(parsed)

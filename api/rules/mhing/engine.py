@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.mhing import events
 from api.rules.mhing.hand import hand_from_json
 from api.rules.mhing.scoring import score_hand, score_json
@@ -41,14 +41,18 @@ def _won(state: MhingState, event: Mapping[str, Any], kind: str) -> MhingState:
         if isinstance(raw, Mapping) and "discard" in raw and raw["discard"] != (discarder is not None):
             raise IllegalMove(
                 "discard-mismatch",
-                "The hand says the last card was "
-                f"{'a discard' if raw['discard'] else 'drawn'}, the event says otherwise; "
-                "name the discarder only when the last card was a discard (MH-9).",
+                say(
+                    "The hand says the last card was {value}, the event says otherwise; name the discarder "
+                    "only when the last card was a discard (MH-9).",
+                    value="a discard" if raw["discard"] else "drawn",
+                ),
                 "MH-9",
             )
         score = score_hand(hand_from_json(raw, discard=discarder is not None))
         if not score.wins:
-            raise IllegalMove("not-a-winning-hand", f"This hand does not go out: {score.reason}", "MH-5")
+            raise IllegalMove(
+                "not-a-winning-hand", say("This hand does not go out: {reason}", reason=score.reason), "MH-5"
+            )
         points, premiums = score.points, score.total_premiums
         score_answer = score_json(score)
     else:

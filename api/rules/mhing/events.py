@@ -7,7 +7,7 @@ from typing import Any
 
 from api.rules.common import events as common
 from api.rules.common.events import is_int
-from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.mhing.premiums import points as points_for
 
 # Each event type with the fields it takes (besides `type` and the sending `seat`).
@@ -40,12 +40,23 @@ def seat(event: Mapping[str, Any], key: str, seats: int, *, required: bool) -> i
     value = event.get(key)
     if value is None:
         if required:
-            raise MalformedEvent(f"{key}-required", f"Say which seat is the {key} (0 to {seats - 1}).")
+            raise MalformedEvent(
+                f"{key}-required",
+                say("Say which seat is the {key} (0 to {value}).", key=key, value=seats - 1),
+            )
         return None
     if not is_int(value):
-        raise MalformedEvent("invalid-seat", f"The {key} must be a seat number.")
+        raise MalformedEvent("invalid-seat", say("The {key} must be a seat number.", key=key))
     if not 0 <= value < seats:
-        raise IllegalMove("no-such-seat", f"The {key} {value} is not a seat: seats are 0 to {seats - 1}.")
+        raise IllegalMove(
+            "no-such-seat",
+            say(
+                "The {key} {value} is not a seat: seats are 0 to {value2}.",
+                key=key,
+                value=value,
+                value2=seats - 1,
+            ),
+        )
     return value
 
 
@@ -77,7 +88,10 @@ def typed_points(event: Mapping[str, Any]) -> tuple[int, int | None]:
         if not is_int(premiums) or not 0 <= premiums <= MAX_PREMIUMS:
             raise MalformedEvent(
                 "invalid-premiums",
-                f"Premiums must be a whole number from 0 to {MAX_PREMIUMS} (MH-8).",
+                say(
+                    "Premiums must be a whole number from 0 to {max_premiums} (MH-8).",
+                    max_premiums=MAX_PREMIUMS,
+                ),
                 "MH-8",
             )
         return points_for(premiums), premiums
@@ -87,7 +101,10 @@ def typed_points(event: Mapping[str, Any]) -> tuple[int, int | None]:
     if not (value == 0 or (2 <= value <= MAX_POINTS and value & (value - 1) == 0)):
         raise IllegalMove(
             "not-a-points-value",
-            f"{value} is not a hand's value: hands score 0, 2, 4, 8, 16, 32, 64, … points (MH-8).",
+            say(
+                "{value} is not a hand's value: hands score 0, 2, 4, 8, 16, 32, 64, … points (MH-8).",
+                value=value,
+            ),
             "MH-8",
         )
     return value, None

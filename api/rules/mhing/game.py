@@ -72,6 +72,10 @@ class MhingGame:
         """The cards are dealt at the real table; the server draws nothing."""
         return False
 
+    def rule_tables(self) -> JSON:
+        """None: every rule is in the state, the legal actions and the rules pages."""
+        return {}
+
     def chance_seed(self, state: MhingState) -> int | None:
         """Mhing has no server chance."""
         return None

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.mhing import blocks
 from api.rules.mhing.cards import (
     JOKER,
@@ -97,7 +97,7 @@ def _group_token(token: str) -> tuple[int | None, bool]:
         if card == JOKER or is_flower(card):
             raise IllegalMove(
                 "invalid-joker",
-                f"A joker stands for any card but a flower or a joker, not {card} (MH-5).",
+                say("A joker stands for any card but a flower or a joker, not {card} (MH-5).", card=card),
                 "MH-5",
             )
         return KIND_INDEX[card], True
@@ -105,7 +105,10 @@ def _group_token(token: str) -> tuple[int | None, bool]:
     if is_flower(card):
         raise IllegalMove(
             "flower-in-group",
-            f"{card} is a flower: flowers are laid out on their own, never in a group (MH-2, MH-5).",
+            say(
+                "{card} is a flower: flowers are laid out on their own, never in a group (MH-2, MH-5).",
+                card=card,
+            ),
             "MH-5",
         )
     if card == JOKER:
@@ -119,7 +122,9 @@ def parse_group(text: CardsInput) -> Group:
     shown = " ".join(items)
     if len(items) != 3:
         raise IllegalMove(
-            "group-size", f"A group has three cards; {shown!r} has {len(items)} (MH-5).", "MH-5"
+            "group-size",
+            say("A group has three cards; {shown} has {count} (MH-5).", shown=repr(shown), count=len(items)),
+            "MH-5",
         )
     read = [_group_token(t) for t in items]
     known = [k for k, _ in read if k is not None]
@@ -129,8 +134,11 @@ def parse_group(text: CardsInput) -> Group:
         if len(fits) != 1:
             raise IllegalMove(
                 "undeclared-joker",
-                f"Say which card each joker in {shown!r} stands for, e.g. jk=b5: "
-                "a laid-out group stays as laid out (MH-5).",
+                say(
+                    "Say which card each joker in {shown} stands for, e.g. jk=b5: a laid-out group stays as "
+                    "laid out (MH-5).",
+                    shown=repr(shown),
+                ),
                 "MH-5",
             )
         block = fits.pop()
@@ -139,8 +147,11 @@ def parse_group(text: CardsInput) -> Group:
         if found is None:
             raise IllegalMove(
                 "not-a-group",
-                f"{shown!r} is neither a triplet (three identical cards) nor a sequence "
-                "(three consecutive cards of one suit) (MH-5).",
+                say(
+                    "{shown} is neither a triplet (three identical cards) nor a sequence (three consecutive "
+                    "cards of one suit) (MH-5).",
+                    shown=repr(shown),
+                ),
                 "MH-5",
             )
         block = found
@@ -185,7 +196,9 @@ def parse_groups(raw: Any) -> tuple[Group, ...]:
     groups = tuple(parse_group(p) for p in parts)
     if len(groups) > MAX_GROUPS:
         raise IllegalMove(
-            "too-many-groups", f"A hand has four groups and a pair, not {len(groups)} groups (MH-5).", "MH-5"
+            "too-many-groups",
+            say("A hand has four groups and a pair, not {count} groups (MH-5).", count=len(groups)),
+            "MH-5",
         )
     return groups
 
@@ -210,7 +223,11 @@ def parse_hand(
     not_flowers = [c for c in aside if not is_flower(c)]
     if not_flowers:
         raise IllegalMove(
-            "not-a-flower", f"{not_flowers[0]} is not a flower; flowers are f1–f4 (MH-1, MH-10).", "MH-10"
+            "not-a-flower",
+            say(
+                "{not_flowers} is not a flower; flowers are f1–f4 (MH-1, MH-10).", not_flowers=not_flowers[0]
+            ),
+            "MH-10",
         )
     if not isinstance(discard, bool):
         raise MalformedEvent("invalid-discard", "discard must be true or false (MH-9).", "MH-9")
@@ -230,7 +247,9 @@ def hand_from_json(data: Any, *, discard: bool | None = None) -> Hand:
         raise MalformedEvent("hand-required", "The hand must be an object with groups, hidden and flowers.")
     unknown = sorted(str(k) for k in data if k not in ("groups", "hidden", "flowers", "discard"))
     if unknown:
-        raise MalformedEvent("unknown-hand-field", f"A hand has no field {', '.join(unknown)}.")
+        raise MalformedEvent(
+            "unknown-hand-field", say("A hand has no field {items}.", items=", ".join(unknown))
+        )
     return parse_hand(
         data.get("groups"),
         data.get("hidden"),

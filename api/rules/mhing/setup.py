@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.rules.common import setup as common
-from api.rules.errors import InvalidSetup
+from api.rules.errors import InvalidSetup, say
 from api.rules.mhing.state import START, MhingState, Options
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -42,7 +42,10 @@ def new_game(players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], s
     if opts.settlement == 2 and count > VARIANT_2_MAX:
         raise InvalidSetup(
             "settlement-player-count",
-            f"Settlement variant 2 is for 2 to 4 players, not {count}; choose variant 1 (MH-9).",
+            say(
+                "Settlement variant 2 is for 2 to 4 players, not {count}; choose variant 1 (MH-9).",
+                count=count,
+            ),
             "MH-9",
         )
     common.seat_in_range("first_seat", opts.first_seat, count, "MH-2")

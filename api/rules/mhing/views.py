@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from api.rules.errors import note as note_json
+from api.rules.errors import say
 from api.rules.mhing.premiums import points
 from api.rules.mhing.state import START, TARGET, MhingState, Payment, Round
 
@@ -62,7 +64,7 @@ def _notes(state: MhingState) -> list[JSON]:
     notes: list[JSON] = []
 
     def note(code: str, rule: str, text: str) -> None:
-        notes.append({"code": code, "rule": rule, "text": text})
+        notes.append(note_json(code, rule, text))
 
     if state.finished:
         note("game-over", "MH-9", "The game is over.")
@@ -72,10 +74,18 @@ def _notes(state: MhingState) -> list[JSON]:
         note(
             "deal-passes-after-draw",
             "MH-2",
-            f"Nobody went out last round; the deal still passes on, to {dealer} (MH-2).",
+            say("Nobody went out last round; the deal still passes on, to {dealer} (MH-2).", dealer=dealer),
         )
     else:
-        note("deal-passes", "MH-2", f"{dealer} deals round {state.round_number} and plays first (MH-2).")
+        note(
+            "deal-passes",
+            "MH-2",
+            say(
+                "{dealer} deals round {round_number} and plays first (MH-2).",
+                dealer=dealer,
+                round_number=state.round_number,
+            ),
+        )
     if state.options.settlement == 2:
         note(
             "discarder-pays-double",
@@ -86,13 +96,15 @@ def _notes(state: MhingState) -> list[JSON]:
         broke = [state.names[s] for s, score in enumerate(state.scores) if score == 0]
         if broke:
             note(
-                "nothing-left", "MH-9", f"{', '.join(broke)} has nothing left to pay and pays nothing (MH-9)."
+                "nothing-left",
+                "MH-9",
+                say("{items} has nothing left to pay and pays nothing (MH-9).", items=", ".join(broke)),
             )
     else:
         note(
             "first-to-500",
             "MH-9",
-            f"The winner of a round adds its points; the first to {TARGET} wins (MH-9).",
+            say("The winner of a round adds its points; the first to {target} wins (MH-9).", target=TARGET),
         )
     return notes
 

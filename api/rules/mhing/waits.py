@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from api.rules.errors import IllegalMove
+from api.rules.errors import IllegalMove, say
 from api.rules.mhing.cards import COPIES_OF_KIND, JOKER, JOKER_TOTAL, KINDS
 from api.rules.mhing.exceptional import HAND_SIZE
 from api.rules.mhing.hand import Hand
@@ -32,8 +32,12 @@ def waits(hand: Hand) -> list[Wait]:
     if hand.card_count != HAND_SIZE - 1:
         raise IllegalMove(
             "wrong-card-count",
-            f"Waits are for a hand one card short of going out: {HAND_SIZE - 1} cards besides the "
-            f"flowers, not {hand.card_count} (MH-5).",
+            say(
+                "Waits are for a hand one card short of going out: {value} cards besides the flowers, not "
+                "{card_count} (MH-5).",
+                value=HAND_SIZE - 1,
+                card_count=hand.card_count,
+            ),
             "MH-5",
         )
     held = hand.physical_cards()

@@ -8,12 +8,13 @@ import * as api from "../api.js";
 import * as store from "../store.js";
 import { ask, startReferee } from "../referee/client.js";
 import * as localdb from "./localdb.js";
+import { refusalText } from "../i18n.js";
 
 export const LOCAL_PREFIX = "local-";
 
 /** A refusal of the local referee, shaped like the server's problem answers. */
 function refusal(problem) {
-  return new api.ApiError({ title: "Refused", ...problem }, problem.status || 422);
+  return new api.ApiError({ title: "Refused", ...problem, detail: refusalText(problem) }, problem.status || 422);
 }
 
 /** The last event still in effect after a log (null when nothing is). */

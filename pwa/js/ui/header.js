@@ -1,5 +1,7 @@
 // The top bar: home link, "Rules" link for the game on screen, language switch; offline banner.
-import { t, lang, LANGUAGES, setLanguage, onLanguageChange } from "../i18n.js";
+import { h } from "../dom.js";
+import { t, lang, LANGUAGES, LANGUAGE_NAMES, setLanguage, onLanguageChange } from "../i18n.js";
+import { openSheet } from "./sheet.js";
 import { onConnectivity, isOnline } from "../api.js";
 
 let rulesGame = null;
@@ -27,10 +29,10 @@ function refresh() {
   }
   const button = document.getElementById("lang-switch");
   if (button) {
-    const next = LANGUAGES[(LANGUAGES.indexOf(lang()) + 1) % LANGUAGES.length];
-    button.textContent = next.toUpperCase();
-    button.dataset.next = next;
-    button.setAttribute("aria-label", t("header.language", { lang: t(`lang.${next}`) }));
+    button.textContent = lang().toUpperCase();
+    // The name starts with what the button shows ("DE"), so voice control finds it by its text.
+    button.setAttribute("aria-label", `${lang().toUpperCase()}: ${t("header.language_choose")}`);
+    button.setAttribute("aria-haspopup", "dialog");
   }
   const banner = document.getElementById("offline-banner");
   if (banner) {
@@ -39,8 +41,38 @@ function refresh() {
   }
 }
 
+/** The language chooser: every language named in itself; the app follows the browser until one is chosen. */
+function chooseLanguage() {
+  const sheet = openSheet({
+    title: t("header.language_choose"),
+    confirm: false,
+    testid: "language-sheet",
+    body: h(
+      "div",
+      { class: "language-list", role: "group", "aria-label": t("header.language_choose") },
+      ...LANGUAGES.map((code) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: ["btn", code === lang() ? "btn-primary" : "btn-secondary"],
+            testid: `lang-${code}`,
+            lang: code,
+            "aria-pressed": String(code === lang()),
+            onclick: async () => {
+              sheet.close();
+              await setLanguage(code);
+            },
+          },
+          LANGUAGE_NAMES[code],
+        ),
+      ),
+    ),
+  });
+}
+
 export function initHeader() {
-  document.getElementById("lang-switch").addEventListener("click", (e) => setLanguage(e.currentTarget.dataset.next));
+  document.getElementById("lang-switch").addEventListener("click", chooseLanguage);
   onLanguageChange(refresh);
   onConnectivity(refresh);
   window.addEventListener("online", refresh);

@@ -28,9 +28,15 @@ export function seatLink(tableId, seat, seatToken) {
   return `${location.origin}/#/t/${encodeURIComponent(tableId)}?s=${seat}&sk=${encodeURIComponent(seatToken)}`;
 }
 
-/** Do the players need their own links at this table (secret hands, or Mahé's face-down egg cards, MA-7)? */
+/**
+ * Do the players need their own links at this table: secret hands (Magellan ledger), the card slid
+ * from the hand under Magellan A (MG-8, typed on the slider's own phone), Mahé's face-down egg
+ * cards (MA-7)?
+ */
 export function needsSeatLinks(table) {
-  return (table?.game === "magellan" && table?.options?.depth === "ledger") || table?.game === "mahe";
+  if (table?.game === "mahe") return true;
+  if (table?.game !== "magellan") return false;
+  return table.options?.depth === "ledger" || (table.options?.sides?.magellan ?? "A") === "A";
 }
 
 /** The system share sheet; false when there is none or it failed (AbortError counts as done). */
@@ -57,6 +63,21 @@ function linkRow(url, { inputTestid, copyTestid, shareTestid, label, shareData }
       ? h("button", { type: "button", class: "btn btn-secondary", testid: shareTestid, onclick: () => systemShare({ ...shareData, url }) }, t("share.share"))
       : null;
   return h("div", { class: "join-row" }, input, copyBtn, shareBtn);
+}
+
+/** One player's own link: the system share sheet, else a sheet with the link to copy. */
+export async function shareSeatLink({ name, url, gameTitle }) {
+  const text = t("share.text_seat", { game: gameTitle, name });
+  if (await systemShare({ title: "Kibitz", text, url })) return;
+  openSheet({
+    title: t("share.seat_link", { name }),
+    confirm: false,
+    testid: "share-sheet",
+    body: [
+      h("p", { class: "small muted" }, t("share.seats_hint")),
+      linkRow(url, { inputTestid: "seat-link-input", copyTestid: "seat-copy", shareTestid: "seat-share", label: t("share.seat_link", { name }), shareData: null }),
+    ],
+  });
 }
 
 /**

@@ -89,6 +89,8 @@ export async function mountTable(container, { params, query }) {
     get seat() {
       return mySeat ? mySeat.seat : null;
     },
+    /** A player's own link: [{seat, name, url}] this phone holds (the phone the table was made on). */
+    seatLinks: () => shareSeats() || [],
     /** My seat's private view {seat, view, version, status}, or null. */
     get mine() {
       return mine;
@@ -215,12 +217,20 @@ export async function mountTable(container, { params, query }) {
    * (`game.confirmFirst`: ending a round, scoring, a secret card), and a caller may ask for one.
    */
   function propose(event, opts = {}) {
-    if (readOnly || pending) return;
+    if (!mayRecord(event) || pending) return;
     if (opts.confirm || game.confirmFirst?.(event, table)) {
       proposeWithSheet(event, opts);
       return;
     }
     tapNow(event);
+  }
+
+  /**
+   * The table's key records anything; a player's own link alone records that player's own entries
+   * (the Magellan A slide typed on the slider's phone, MG-8): the server takes a seat token for them.
+   */
+  function mayRecord(event) {
+    return !readOnly || (mySeat !== null && Number.isInteger(event.seat) && event.seat === mySeat.seat);
   }
 
   /** What an undo takes back: the last entry still in effect, as the game words it. */
@@ -235,12 +245,13 @@ export async function mountTable(container, { params, query }) {
       toast(what ? t("table.undone", { what }) : t("table.undone_plain"));
       return;
     }
-    undoToast(game.describe(before, after, event), () => tapNow({ type: "undo" }));
+    if (readOnly) toast(game.describe(before, after, event)); // undo needs the table's key
+    else undoToast(game.describe(before, after, event), () => tapNow({ type: "undo" }));
   }
 
   /** Record at once (the phone's referee answers in about a millisecond; else the server). */
   async function tapNow(event) {
-    if (readOnly || pending) return;
+    if (!mayRecord(event) || pending) return;
     const before = table;
     const mine = { event, key: api.newIdempotencyKey(), version: table.version, committing: true, sheet: { close() {}, setBusy() {} } };
     pending = mine;
@@ -264,7 +275,7 @@ export async function mountTable(container, { params, query }) {
    * shown instead.
    */
   async function proposeWithSheet(event, opts = {}) {
-    if (readOnly || pending) return;
+    if (!mayRecord(event) || pending) return;
     const version = table.version;
     const mine = { event, key: api.newIdempotencyKey(), version, committing: false };
     pending = mine;

@@ -5,6 +5,7 @@ import { t } from "../../i18n.js";
 import { decisionAnchor, rulesLink } from "../../ui/why.js";
 
 export const GAME = "magellan";
+export const TITLE = "Magellan"; // the box title, in every language (the explorer is translated)
 export const EXPLORERS = ["columbus", "pizarro", "magellan", "marco_polo", "vasco", "cook"];
 export const ROMAN = { 1: "I", 2: "II", 3: "III" };
 export const FIELD_KEYS = ["I", "II", "III"];

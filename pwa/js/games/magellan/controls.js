@@ -7,7 +7,8 @@ import { h } from "../../dom.js";
 import { t, list } from "../../i18n.js";
 import { barHead, bigButton, notesList, prompt, viewOnlyHint } from "../../ui/action-bar.js";
 import { panel } from "../../ui/panel.js";
-import { EXPLORERS, ROMAN, crownsOf, explorerName, neededSlots, playerName, seatDot, sideOf, slotLabel, slotText, sum, whyLink } from "./common.js";
+import { shareSeatLink } from "../../ui/share.js";
+import { EXPLORERS, ROMAN, TITLE, crownsOf, explorerName, neededSlots, playerName, seatDot, sideOf, slotLabel, slotText, sum, whyLink } from "./common.js";
 import { moneyPad, pickedCards, seatChips, stepper } from "./inputs.js";
 import { finalHandBody, pizarroBody } from "./scoring.js";
 
@@ -72,8 +73,8 @@ function noteText(table, note, index, sameCode) {
       return last ? t(sideOf(state, "vasco") === "B" ? "magellan.note.vasco_draw_b" : "magellan.note.vasco_draw", { name: playerName(state, last.seat), count: last.phase }) : note.text;
     case "cook-open":
       return last ? t("magellan.note.cook_open", { name: playerName(state, last.seat) }) : note.text;
-    case "cook-pull":
-      return last ? t("magellan.note.cook_pull", { name: playerName(state, last.seat), puller: playerName(state, (last.seat + 1) % state.players.length) }) : note.text;
+    case "cook-pull": // the referee names who pulls (MG-8): nothing to work out here
+      return note.params?.puller ? t("magellan.note.cook_pull", { name: note.params.who, puller: note.params.puller }) : note.text;
     case "income": {
       const ended = state.stage === "scoring" ? 3 : state.phase - 1;
       const income = state.incomes?.[ended - 1]?.cards;
@@ -320,6 +321,29 @@ function drawBody(table, ui, env, { income }) {
   return body;
 }
 
+/**
+ * MG-8, Magellan A: the card slid from the hand is secret. Where the hands are not kept (outcomes
+ * depth) it is typed on the slider's own phone (their seat link), not on the shared one.
+ */
+function secretSlideElsewhere(table, a, env) {
+  return table.state.options.depth !== "ledger" && !a.values && env.seat !== a.seat;
+}
+
+function slideOnOwnPhone(name, seat, ui, env) {
+  const link = env.seatLinkOf(seat);
+  return [
+    h("p", { class: "small", testid: "mg-slide-elsewhere" }, t("magellan.slide.own_phone", { name })),
+    link
+      ? bigButton({ testid: "mg-slide-send-link", label: t("magellan.slide.send_link", { name }), kind: "secondary", onclick: () => shareSeatLink({ name, url: link.url, gameTitle: TITLE }) })
+      : null,
+    h(
+      "button",
+      { type: "button", class: "btn btn-secondary", testid: "mg-slide-here", onclick: () => ui.set({ slideHere: true }) },
+      t("magellan.slide.here", { name }),
+    ),
+  ].filter(Boolean);
+}
+
 function slideBody(table, ui, env) {
   const state = table.state;
   const a = actionsOf(table).slide[0];
@@ -338,11 +362,15 @@ function slideBody(table, ui, env) {
           return h(
             "button",
             { type: "button", class: ["choice", "mg-chip", ui.pile === i && "is-selected"], testid: `mg-pile-${i}`, "aria-pressed": String(ui.pile === i), onclick: () => ui.set({ pile: i }) },
-            t("magellan.pile_choice", { n: i + 1, cards: pile?.slid ? pile.slid.join("+") : String(pile?.cards ?? "") }),
+            t("magellan.pile_choice", { n: i + 1, cards: pile?.slid ? pile.slid.join(", ") : String(pile?.cards ?? "") }),
           );
         }),
       ),
     );
+  }
+  if (secretSlideElsewhere(table, a, env) && !ui.slideHere) {
+    body.push(...slideOnOwnPhone(name, a.seat, ui, env));
+    return body;
   }
   const pile = a.new_pile ? undefined : a.piles.length > 1 ? ui.pile : a.piles[0];
   body.push(
@@ -446,7 +474,8 @@ export function renderControls(table, ctl, ui, env) {
   const head = barHead(table, ctl, t("magellan.undo"), headline(table));
   const extra = legal.step === "bid" ? bidders(state) : null;
   let body = [];
-  if (ctl.readOnly) body = [viewOnlyHint()];
+  const ownSlide = legal.step === "slide" && actionsOf(table).slide?.[0]?.seat === ctl.seat;
+  if (ctl.readOnly && !ownSlide) body = [viewOnlyHint()];
   else if (legal.blocked) body = blockedBody(table, env);
   else if (Object.hasOwn(STEP_BODIES, legal.step)) body = STEP_BODIES[legal.step](table, ui, env);
   return h(

@@ -2,11 +2,11 @@
 import { mountSetup } from "./setup.js";
 import { createScreen } from "./screen.js";
 import { describe } from "./describe.js";
-import { confirmFirst } from "./common.js";
+import { TITLE, confirmFirst } from "./common.js";
 
 export default {
   name: "magellan",
-  title: "Magellan",
+  title: TITLE,
   mountSetup,
   createScreen,
   describe,

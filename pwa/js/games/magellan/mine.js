@@ -61,7 +61,7 @@ export function minePanel(table, ctl) {
       ? h("div", { class: "mg-money-cards", role: "list" }, ...[...counts].map(([value, count]) => moneyCard(value, count)))
       : h("p", { class: "small muted" }, t("magellan.mine.empty")),
     piles.length
-      ? h("p", { class: "small mg-mine-piles", testid: "my-piles" }, t("magellan.mine.piles", { piles: piles.map((p) => `[${p.join("+")}]`).join(" ") }))
+      ? h("p", { class: "small mg-mine-piles", testid: "my-piles" }, t("magellan.mine.piles", { piles: piles.map((p) => `[${p.join(", ")}]`).join(" ") }))
       : null,
     view.hand_open ? h("p", { class: "small muted" }, t("magellan.mine.open")) : null,
     mine.status === "failed" ? h("p", { class: "small muted" }, t("magellan.mine.maybe_old")) : null,

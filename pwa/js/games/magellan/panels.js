@@ -3,17 +3,17 @@
 import { h } from "../../dom.js";
 import { t, list } from "../../i18n.js";
 import { panel } from "../../ui/panel.js";
+import { powerOf } from "./powers.js";
 import { EXPLORERS, ROMAN, explorerName, playerName, seatDot, sideOf, who, whyLink } from "./common.js";
 
-/** What an explorer card does on this side and field (MG-8), in a few words. */
+/** What an explorer card does on this side and field (MG-8), in a few words: the referee's powers
+ * table decides whether and how much (draws, field); the catalog only words it. */
 export function actionText(state, explorer, field) {
   const side = sideOf(state, explorer);
-  const key = `magellan.action.${explorer}.${side}`;
-  if (explorer === "columbus") return field === 1 ? t(key) : t("magellan.action.none");
-  if (explorer === "pizarro" && side === "B") return field === 3 ? t(key) : t("magellan.action.none");
-  if (explorer === "marco_polo" && side === "A") return field < 3 ? t(key, { field: ROMAN[field] }) : t("magellan.action.none");
-  if (explorer === "vasco") return t(key, { count: field });
-  return t(key, {}, t("magellan.action.none"));
+  const power = powerOf(explorer, side, field);
+  if (!power) return t(`magellan.side_hint.${explorer}.${side}`); // never online yet: the side's hint
+  if (!power.acts) return t("magellan.action.none");
+  return t(`magellan.action.${explorer}.${side}`, { field: ROMAN[field], count: power.draws || power.draws_left });
 }
 
 export function cardPanel(table) {
@@ -80,7 +80,7 @@ export function cardPanel(table) {
 }
 
 function pilesText(piles) {
-  return piles.map((p) => (p.slid ? `[${p.slid.join("+")}]` : `[${"?".repeat(p.cards).split("").join("+")}]`)).join(" ");
+  return piles.map((p) => (p.slid ? `[${p.slid.join(", ")}]` : `[${"?".repeat(p.cards).split("").join(", ")}]`)).join(" ");
 }
 
 export function playersPanel(table) {

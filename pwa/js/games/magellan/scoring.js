@@ -130,18 +130,21 @@ export function pizarroBody(table, env) {
   return body;
 }
 
-/** During the scoring, once hands and crowns are known: the standings before the Pizarro draw. */
+/**
+ * During the scoring, once hands and crowns are known: the standings before the Pizarro draw —
+ * without it, also once some Pizarro cards are up (MG-11 counts last; the helper shows the draw).
+ */
 export function standingsPanel(table) {
   const state = table.state;
   const scores = state.scoring?.scores;
   if (!scores || state.stage !== "scoring") return null;
-  const sorted = [...scores].sort((a, b) => b.total - a.total);
+  const sorted = [...scores].sort((a, b) => b.before_pizarro - a.before_pizarro);
   return panel(
     { title: t("magellan.standings"), testid: "mg-standings" },
     h(
       "ol",
       { class: "ranking" },
-      ...sorted.map((s) => h("li", {}, h("span", { class: "place" }, seatDot(state, s.seat)), h("span", { class: "rank-name" }, s.name), h("span", { class: "rank-score", testid: `mg-standing-${s.seat}` }, t("magellan.points", { count: s.total })))),
+      ...sorted.map((s) => h("li", {}, h("span", { class: "place" }, seatDot(state, s.seat)), h("span", { class: "rank-name" }, s.name), h("span", { class: "rank-score", testid: `mg-standing-${s.seat}` }, t("magellan.points", { count: s.before_pizarro })))),
     ),
   );
 }
@@ -153,6 +156,12 @@ function fieldText(f) {
   return `${where}: ${f.crowns}`;
 }
 
+/** A card's money value is not its crowns (MG-1): "3 + 2 = 5" (each card's crowns, then the total). */
+function crownsEach(cards, total) {
+  const each = cards.map((v) => crownsOf([v]));
+  return each.length > 1 ? `${each.join(" + ")} = ${total}` : String(total);
+}
+
 function breakdown(state, score, place, winners) {
   const row = (label, detail, points, testid) =>
     h("tr", { testid }, h("th", { scope: "row" }, label), h("td", { class: "mg-bd-detail" }, detail), h("td", { class: "num" }, String(points)));
@@ -160,14 +169,14 @@ function breakdown(state, score, place, winners) {
     row(t("magellan.result.fields"), score.fields.length ? score.fields.map(fieldText).join(" · ") : "–", score.fields_total, `mg-bd-fields-${score.seat}`),
     row(
       t("magellan.result.money"),
-      score.money.cards.length ? t("magellan.result.money_detail", { cards: score.money.cards.join(", "), crowns: score.money.crowns }) : "–",
+      score.money.cards.length ? t("magellan.result.money_detail", { cards: score.money.cards.join(", "), each: crownsEach(score.money.cards, score.money.crowns) }) : "–",
       score.money.crowns,
       `mg-bd-money-${score.seat}`,
     ),
     ...score.magellan.piles.map((p, i) =>
       row(
         t("magellan.result.pile", { n: i + 1 }),
-        t("magellan.result.pile_detail", { cards: p.slid.join(" + "), crowns: p.crowns, multiplier: p.multiplier }),
+        t("magellan.result.pile_detail", { cards: p.slid.join(", "), each: crownsEach(p.slid, p.crowns), multiplier: p.multiplier }),
         p.points,
         `mg-bd-pile-${score.seat}-${i}`,
       ),

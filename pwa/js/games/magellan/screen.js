@@ -16,6 +16,7 @@ import { openQuickEntry } from "./quick.js";
 import { resultPanel, standingsPanel } from "./scoring.js";
 import { openSheetForm } from "./sheetform.js";
 import * as sheets from "./sheets.js";
+import { POWERS_CHANGED } from "./powers.js";
 
 export function createScreen(container, ctl) {
   const resultHost = h("div", { class: "result-host" });
@@ -42,7 +43,7 @@ export function createScreen(container, ctl) {
   };
 
   function resetUi(table) {
-    Object.assign(ui, { version: table.version, bid: null, picked: [], pile: null, discard: null });
+    Object.assign(ui, { version: table.version, bid: null, picked: [], pile: null, discard: null, slideHere: false });
     // Keep the chosen seat for several-at-once entries (hands, income) only while that seat still acts.
     if (!(table.legal_actions.actors || []).some((a) => a.seat === ui.seat)) ui.seat = null;
   }
@@ -52,7 +53,7 @@ export function createScreen(container, ctl) {
    * fall back to plain words when the server refuses (or when the event draws by definition).
    */
   async function propose(event, opts = {}) {
-    if (ctl.readOnly) return;
+    // (A player's own link alone may record that player's own entries: the controller decides.)
     const table = ctl.table;
     const digital = table.state.options.chance === "digital";
     const { reveals, ...rest } = opts;
@@ -124,6 +125,8 @@ export function createScreen(container, ctl) {
       const max = mine.view?.actions?.bid_max;
       return Number.isInteger(max) ? max : null;
     },
+    /** The player's own link when this phone holds it (made here), else null. */
+    seatLinkOf: (seat) => ctl.seatLinks?.().find((link) => link.seat === seat) || null,
     propose,
     quickEntry: () => openQuickEntry(ctl),
     openSheetForm: openForm,
@@ -147,7 +150,10 @@ export function createScreen(container, ctl) {
     mineHost.replaceChildren(...[minePanel(table, ctl)].filter(Boolean));
   }
 
-  return {
+  const redrawOnPowers = () => current && screen.update(current);
+  window.addEventListener(POWERS_CHANGED, redrawOnPowers);
+
+  const screen = {
     update(table) {
       current = table;
       if (table.version !== ui.version) resetUi(table);
@@ -175,8 +181,10 @@ export function createScreen(container, ctl) {
       renderBar(current);
     },
     destroy() {
+      window.removeEventListener(POWERS_CHANGED, redrawOnPowers);
       bar.destroy();
       if (form) form.close();
     },
   };
+  return screen;
 }

@@ -201,6 +201,36 @@ export function mountSetup(container, { meta, create }) {
       hints: (v) => t(`magellan.setup.${key}_${v}_hint`),
       label,
     });
+  // ---------- one tap: the standard game ----------
+  /** Every explorer on side A, outcomes, real cards, the first player auctions, the chosen sheet. */
+  async function createTable(options) {
+    const names = players.names();
+    const sheetId = form.sheetId;
+    if (sheetId) {
+      const fresh = await loadSheet(sheetId); // the newest numbers, or the ones read before when offline
+      const data = fresh?.data || sheetData.get(sheetId);
+      if (data) options.board_sheet = data;
+    }
+    const ok = await create({ game: "magellan", players: names.map((name) => ({ name })), options });
+    const id = ok ? /^#\/t\/([^/?]+)/.exec(location.hash)?.[1] : null;
+    if (id && sheetId && options.board_sheet) sheets.linkTable(decodeURIComponent(id), sheetId);
+  }
+  const standardSides = Object.fromEntries(EXPLORERS.map((e) => [e, "A"]));
+  const standardButton = h(
+    "button",
+    { type: "button", class: "btn btn-primary btn-big mg-standard", testid: "mg-standard-setup" },
+    h("span", { class: "btn-label" }, t("magellan.setup.standard")),
+    h("span", { class: "btn-sub" }, t("magellan.setup.standard_hint")),
+  );
+  standardButton.addEventListener("click", async () => {
+    standardButton.disabled = true;
+    try {
+      await createTable({ sides: { ...standardSides }, depth: "outcomes", chance: "physical", auctioneer: 0 });
+    } finally {
+      standardButton.disabled = false;
+    }
+  });
+
   const depthGroup = choice("depth", ["outcomes", "ledger"], "mg-depth", t("magellan.setup.depth"));
   const chanceGroup = choice("chance", ["physical", "digital"], "chance", t("setup.chance"));
 
@@ -213,6 +243,8 @@ export function mountSetup(container, { meta, create }) {
         h("p", { class: "muted small" }, t("magellan.setup.clockwise")),
         players.host,
         players.addButton,
+        standardButton,
+        h("p", { class: "muted small" }, t("magellan.setup.or_choose")),
       ),
       panel({ title: [t("magellan.setup.auctioneer"), " ", whyLink("MG-4", "why-auctioneer")], labelFor: "mg-auctioneer" }, auctioneer.el),
       panel({ title: [t("magellan.setup.sides"), " ", whyLink("MG-8", "why-sides")] }, sidesHost),
@@ -226,19 +258,7 @@ export function mountSetup(container, { meta, create }) {
         h("div", { class: "join-row mg-sheet-add" }, addIdInput, addIdButton),
       ),
     ],
-    submit: async () => {
-      const names = players.names();
-      const options = { sides: { ...form.sides }, depth: form.depth, chance: form.chance, auctioneer: auctioneer.seat() };
-      const sheetId = form.sheetId;
-      if (sheetId) {
-        const fresh = await loadSheet(sheetId); // the newest numbers, or the ones read before when offline
-        const data = fresh?.data || sheetData.get(sheetId);
-        if (data) options.board_sheet = data;
-      }
-      const ok = await create({ game: "magellan", players: names.map((name) => ({ name })), options });
-      const id = ok ? /^#\/t\/([^/?]+)/.exec(location.hash)?.[1] : null;
-      if (id && sheetId && options.board_sheet) sheets.linkTable(decodeURIComponent(id), sheetId);
-    },
+    submit: () => createTable({ sides: { ...form.sides }, depth: form.depth, chance: form.chance, auctioneer: auctioneer.seat() }),
   });
 
   container.classList.add("setup");

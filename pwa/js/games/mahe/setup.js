@@ -84,7 +84,8 @@ export function mountSetup(container, { meta, create }) {
             class: ["swatch", selected && "is-selected"],
             testid: `colour-${i}-${c}`,
             "aria-pressed": selected ? "true" : "false",
-            "aria-label": colourName(c),
+            // A taken colour shows its player's number: the name says it too (label-content match).
+            "aria-label": owner === undefined ? colourName(c) : `${owner + 1} ${t("setup.colour_taken", { colour: colourName(c), name: players.displayName(owner) })}`,
             title: owner === undefined ? colourName(c) : t("setup.colour_taken", { colour: colourName(c), name: players.displayName(owner) }),
             disabled: owner !== undefined,
             onclick: () => toggleColour(i, c),

@@ -54,7 +54,8 @@ export function cardName(card) {
 }
 
 /** Big and small text on a tile: ["3", "Bam"], ["E", "Wind"], ["R", "Dragon"], ["✿", "Flower"]. */
-function tileFace(card) {
+/** What a tile shows: [big, small] ("1", "Bam"). */
+export function tileFace(card) {
   if (card === JOKER) return ["★", t("mhing.card.joker")];
   if (isFlower(card)) return ["✿", t("mhing.card.flower")];
   if (isSuit(card)) return [String(rankOf(card)), t(`mhing.suit_short.${suitOf(card)}`)];
@@ -83,8 +84,9 @@ export function tile(card, { joker = false, testid, onclick, label, extraClass, 
     "data-card": joker && card !== JOKER ? `jk=${card}` : card,
     "aria-label": label || name,
   };
-  const children = [h("span", { class: "mh-tile-main", "aria-hidden": "true" }, main), h("span", { class: "mh-tile-sub", "aria-hidden": "true" }, sub)];
-  if (onclick) return h("button", { type: "button", ...props, onclick }, ...children);
+  const children = [h("span", { class: "mh-tile-main", "aria-hidden": "true" }, main), " ", h("span", { class: "mh-tile-sub", "aria-hidden": "true" }, sub)];
+  // A button's name starts with what it shows ("1 Bam"), so voice control finds it by its face.
+  if (onclick) return h("button", { type: "button", ...props, "aria-label": `${main} ${sub}: ${label || name}`, onclick }, ...children);
   return h("span", { ...props, role: "img" }, ...children);
 }
 

@@ -4,7 +4,7 @@
 // button away under a finger.
 import { h } from "../../dom.js";
 import { t, codeText } from "../../i18n.js";
-import { SUITS, WINDS, DRAGONS, JOKER, HAND_SIZE, tile, cardName, groupKind } from "./cards.js";
+import { SUITS, WINDS, DRAGONS, JOKER, HAND_SIZE, tile, tileFace, cardName, groupKind } from "./cards.js";
 import * as D from "./draft.js";
 import { scoreView, waitsView, reasonText } from "./breakdown.js";
 import { whyLink } from "./rules.js";
@@ -44,6 +44,7 @@ export function createHandView(act) {
       tile(e.card, {
         joker: e.joker,
         testid: "hand-tile",
+        extraClass: "mh-hand-tile",
         label: t("mhing.remove_card", { card: e.joker ? t("mhing.card.joker_as", { card: cardName(e.card) }) : cardName(e.card) }),
         onclick: () => act.remove(e.id),
       }),
@@ -98,7 +99,8 @@ export function createHandView(act) {
               "div",
               { class: "mh-tiles" },
               ...D.hiddenSorted(d).map((e) =>
-                tile(e.card, { testid: "hand-tile", label: t("mhing.remove_card", { card: cardName(e.card) }), onclick: () => act.remove(e.id) }),
+                tile(e.card, { testid: "hand-tile",
+        extraClass: "mh-hand-tile", label: t("mhing.remove_card", { card: cardName(e.card) }), onclick: () => act.remove(e.id) }),
               ),
             )
           : h("p", { class: "muted small" }, t("mhing.hidden_empty")),
@@ -113,7 +115,8 @@ export function createHandView(act) {
           h(
             "div",
             { class: "mh-tiles" },
-            ...d.flowers.map((e) => tile(e.card, { testid: "hand-tile", label: t("mhing.remove_card", { card: cardName(e.card) }), onclick: () => act.remove(e.id) })),
+            ...d.flowers.map((e) => tile(e.card, { testid: "hand-tile",
+        extraClass: "mh-hand-tile", label: t("mhing.remove_card", { card: cardName(e.card) }), onclick: () => act.remove(e.id) })),
           ),
         ),
       );
@@ -134,6 +137,7 @@ export function createHandView(act) {
     const s = liveState;
     if (s.status !== "loading" && s.status !== "done") live.dataset.wins = "false";
     live.classList.toggle("is-stale", s.status === "loading");
+    live.setAttribute("aria-busy", String(s.status === "loading"));
     const title = (text, cls) => h("h2", { class: ["section-title", cls] }, text);
     if (s.status === "idle") {
       live.replaceChildren(title(t("mhing.breakdown")), h("p", { class: "muted small", testid: "breakdown-hint" }, t("mhing.entry_hint"), " ", whyLink("MH-5", "why-hint")));
@@ -226,7 +230,7 @@ export function createPicker(act) {
 
   function pick(card, extraClass) {
     const b = tile(card, { testid: `pick-${card}`, onclick: () => act.add(card), extraClass: ["mh-pick", extraClass].filter(Boolean).join(" "), label: t("mhing.add_card", { card: cardName(card) }) });
-    b.append(h("span", { class: "mh-pick-count", "aria-hidden": "true" }));
+    b.append(" ", h("span", { class: "mh-pick-count", "aria-hidden": "true" }));
     pickButtons.set(card, b);
     return b;
   }
@@ -255,6 +259,9 @@ export function createPicker(act) {
       b.disabled = !D.canAdd(d, card);
       const n = card === JOKER ? copies[JOKER] || 0 : copies[card] || 0;
       b.querySelector(".mh-pick-count").textContent = n ? String(n) : "";
+      // The name begins with the key's face and count ("1 Bam 2"), as voice control reads it.
+      const add = t("mhing.add_card", { card: cardName(card) });
+      b.setAttribute("aria-label", n ? `${tileFace(card).join(" ")} ${n}: ${add} (${t("mhing.in_hand", { count: n })})` : `${tileFace(card).join(" ")}: ${add}`);
       if (card === JOKER) b.setAttribute("aria-pressed", String(!!(group && d.jokerPending)));
     }
     flowerButton.disabled = !D.canAdd(d, "flower");

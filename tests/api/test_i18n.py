@@ -1,0 +1,231 @@
+"""The server answers in the asker's language: `detail` from the gettext catalogs in api/i18n
+(negotiated from Accept-Language), the stable `code` unchanged; the catalogs cover every message."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import requests
+from babel.messages.pofile import read_po
+from flask.testing import FlaskClient
+
+from api.i18n import CATALOG_DIR, LANGUAGES, localize, translations
+from devtools.messages import TEMPLATE, template
+from tests.api.table_client import TableDriver
+from tests.api.test_magellan_examples_http import RED, sell
+
+PLACEHOLDER = re.compile(r"(?<!\{)\{(\w+)\}(?!\})")
+CATALOGS = sorted(path.stem for path in CATALOG_DIR.glob("*.po"))
+
+
+def catalog_of(language: str) -> Any:
+    with (CATALOG_DIR / f"{language}.po").open("rb") as source:
+        return read_po(source, locale=language)
+
+
+def test_the_template_is_current() -> None:
+    """Every sentence the rules and the API refuse with is in messages.pot (python -m devtools.messages)."""
+    assert TEMPLATE.read_bytes() == template()
+
+
+def test_the_catalogs_are_the_served_languages() -> None:
+    assert set(CATALOGS) == set(LANGUAGES) - {"en"}, "a language without its catalog, or the reverse"
+
+
+@pytest.mark.parametrize("language", CATALOGS)
+def test_every_message_is_translated_with_the_same_placeholders(language: str) -> None:
+    with TEMPLATE.open("rb") as source:
+        messages = [m for m in read_po(source) if m.id]
+    catalog = catalog_of(language)
+    ids = {m.id for m in messages}
+    assert {m.id for m in catalog if m.id} == ids, "missing or extra messages"
+    for message in messages:
+        translated = catalog.get(message.id).string
+        assert translated, f"{language}: {message.id!r} is not translated"
+        assert sorted(set(PLACEHOLDER.findall(translated))) == sorted(set(PLACEHOLDER.findall(message.id))), (
+            language,
+            message.id,
+            translated,
+        )
+
+
+def new_mahe(client: FlaskClient) -> tuple[str, dict[str, str]]:
+    created = client.post(
+        "/api/tables",
+        json={
+            "game": "mahe",
+            "players": [
+                {"name": "Ann", "colours": ["red", "green"]},
+                {"name": "Bob", "colours": ["yellow", "purple"]},
+            ],
+            "options": {"chance": "physical"},
+        },
+    ).get_json()
+    return created["id"], {"Authorization": f"Bearer {created['write_token']}"}
+
+
+def post(
+    client: FlaskClient,
+    table_id: str,
+    headers: dict[str, str],
+    version: int,
+    event: dict[str, Any],
+    **more: str,
+):
+    return client.post(
+        f"/api/tables/{table_id}/events",
+        json={"expected_version": version, "event": event},
+        headers={**headers, **more},
+    )
+
+
+@pytest.mark.parametrize("language", ["fr", "it", "de"])
+def test_the_same_illegal_move_in_three_languages(client: FlaskClient, language: str) -> None:
+    """MA-7: a die before the egg card is turned up; MA-9: another player's turtle. Same code, same
+    rule, the sentence in the asked language (with the colour translated too); the table unchanged."""
+    table_id, auth = new_mahe(client)
+    english = post(client, table_id, auth, 0, {"type": "die", "value": 3})
+    asked = post(client, table_id, auth, 0, {"type": "die", "value": 3}, **{"Accept-Language": language})
+    assert asked.status_code == english.status_code == 422
+    assert asked.get_json()["code"] == english.get_json()["code"] == "reveal-card-first"
+    assert asked.get_json()["rule"] == "MA-7"
+    assert asked.headers["Content-Language"] == language
+    assert "Accept-Language" in asked.headers["Vary"]
+    catalog = translations(language)
+    assert catalog is not None
+    assert (
+        asked.get_json()["detail"]
+        == catalog.gettext(english.get_json()["detail"])
+        != english.get_json()["detail"]
+    )
+
+    assert post(client, table_id, auth, 0, {"type": "reveal_card", "value": 4}).status_code == 201
+    wrong = {"type": "choose_turtle", "turtle": "yellow"}
+    english = post(client, table_id, auth, 1, wrong).get_json()
+    asked = post(
+        client, table_id, auth, 1, wrong, **{"Accept-Language": f"{language}-CH, en;q=0.5"}
+    ).get_json()
+    assert asked["code"] == english["code"] == "not-your-turtle"
+    expected = localize(
+        "The {turtle} turtle is not {name}'s; {name} moves {items} (MA-9).",
+        {"turtle": "yellow", "name": "Ann", "items": "red or green"},
+        language,
+    )
+    assert asked["detail"] == expected != english["detail"]
+    assert catalog.gettext("yellow") in asked["detail"] and "Ann" in asked["detail"]
+    assert client.get(f"/api/tables/{table_id}").get_json()["version"] == 1  # refusals store nothing
+
+
+def test_unknown_languages_get_english(client: FlaskClient) -> None:
+    table_id, auth = new_mahe(client)
+    answer = post(
+        client, table_id, auth, 0, {"type": "die", "value": 3}, **{"Accept-Language": "ja, ko;q=0.8"}
+    )
+    assert answer.headers["Content-Language"] == "en"
+    assert answer.get_json()["detail"] == "First turn up the next egg card and type in its value (MA-7)."
+
+
+def test_through_gunicorn(live_server: str) -> None:
+    """The same through the real server: German refusal, same code."""
+    created = requests.post(
+        f"{live_server}/api/tables",
+        json={"game": "mhing", "players": [{"name": "Ann"}, {"name": "Ben"}], "options": {}},
+        timeout=5,
+    ).json()
+    event = {"type": "round_won", "winner": 0, "hand": {"hidden": "b1 b2"}}
+    answer = requests.post(
+        f"{live_server}/api/tables/{created['id']}/events",
+        json={"expected_version": 0, "event": event},
+        headers={"Authorization": f"Bearer {created['write_token']}", "Accept-Language": "de-DE"},
+        timeout=5,
+    )
+    english = requests.post(
+        f"{live_server}/api/tables/{created['id']}/events",
+        json={"expected_version": 0, "event": event},
+        headers={"Authorization": f"Bearer {created['write_token']}"},
+        timeout=5,
+    )
+    assert answer.status_code == english.status_code == 422
+    assert answer.json()["code"] == english.json()["code"]
+    assert answer.json()["detail"] != english.json()["detail"]
+    assert answer.headers["Content-Language"] == "de"
+
+
+@pytest.mark.parametrize("language", ["fr", "it", "de", "nl", "es"])
+def test_legal_action_notes_in_the_asked_language(client: FlaskClient, language: str) -> None:
+    """MG-8 Vasco A in outcomes depth: the note "Red draws 1 money card(s) now." comes in the asked
+    language (same code, rule, params and template); each language has its own ETag and cached answer."""
+    table = TableDriver.create(
+        client,
+        game="magellan",
+        players=[{"name": "Red"}, {"name": "Blue"}, {"name": "Green"}],
+        options={"depth": "outcomes", "chance": "physical"},
+    )
+    sell(table, "vasco", RED)
+    english = client.get(f"/api/tables/{table.id}")
+    asked = client.get(f"/api/tables/{table.id}", headers={"Accept-Language": language})
+    note = next(n for n in english.get_json()["legal_actions"]["notes"] if n["code"] == "vasco-draw")
+    said = next(n for n in asked.get_json()["legal_actions"]["notes"] if n["code"] == "vasco-draw")
+    assert note["text"] == "Red draws 1 money card(s) now." and note["template"] == said["template"]
+    assert {k: v for k, v in said.items() if k != "text"} == {k: v for k, v in note.items() if k != "text"}
+    assert said["text"] == localize(note["template"], note["params"], language) != note["text"]
+    assert "Red" in said["text"] and "1" in said["text"]
+    assert asked.headers["ETag"] != english.headers["ETag"] and "Accept-Language" in asked.headers["Vary"]
+    again = client.get(
+        f"/api/tables/{table.id}",
+        headers={"Accept-Language": language, "If-None-Match": asked.headers["ETag"]},
+    )
+    assert again.status_code == 304
+    assert client.get(f"/api/tables/{table.id}").get_json() == english.get_json()  # English stays English
+
+
+@pytest.mark.parametrize("language", ["fr", "it", "de", "nl", "es"])
+def test_a_refusal_says_the_sentence_and_the_phrase_inside_it_in_the_language(
+    client: FlaskClient, language: str
+) -> None:
+    """MG-6: paying while Cook is still auctioned. The refusal's phrase ("payment") and the sentence
+    it quotes about what the game waits for (MG-4) are said in the language too: no English inside."""
+    table = TableDriver.create(
+        client,
+        game="magellan",
+        players=[{"name": "Red"}, {"name": "Blue"}, {"name": "Green"}],
+        options={"depth": "outcomes", "chance": "physical"},
+    )
+    table.play({"type": "reveal", "explorer": "cook"})
+    pay = {"type": "pay", "cards": [1]}
+    english = table.post(pay).get_json()
+    assert (
+        english["detail"]
+        == "There is no payment to record now: Cook is being auctioned; Red bids or passes (MG-4)."
+    )
+    asked = client.post(
+        f"/api/tables/{table.id}/events",
+        json={"expected_version": table.table["version"], "event": pay},
+        headers={"Authorization": f"Bearer {table.token}", "Accept-Language": language},
+    ).get_json()
+    catalog = translations(language)
+    assert catalog is not None
+    waiting = catalog.gettext("{explorer} is being auctioned; {bidder} bids or passes (MG-4).").format(
+        explorer=catalog.gettext("Cook"), bidder="Red"
+    )
+    said = catalog.gettext("There is no {what} to record now: {waiting_text}").format(
+        what=catalog.gettext("payment"), waiting_text=waiting
+    )
+    assert asked["code"] == english["code"] == "not-now"
+    assert asked["detail"] == said
+    assert "auctioned" not in said and "payment" not in said
+
+
+def test_content_language_says_what_the_detail_is_written_in(client: FlaskClient) -> None:
+    """A language refused with q=0 is not served; a detail no catalog has stays English and says so."""
+    table_id, auth = new_mahe(client)
+    refused = post(
+        client, table_id, auth, 0, {"type": "die", "value": 3}, **{"Accept-Language": "de;q=0, fr"}
+    )
+    assert refused.headers["Content-Language"] == "fr"
+    missing = client.get("/api/tables/nope0000000000000000", headers={"Accept-Language": "de"})
+    assert missing.status_code == 404 and missing.mimetype == "application/problem+json"
+    assert missing.get_json()["detail"].startswith("There is no table")
+    assert missing.headers["Content-Language"] == "en"

@@ -1,0 +1,56 @@
+"""The flow declared once (engine.FLOW): every recorded event was accepted by its stage's declaration,
+every declared event occurs, the legal actions offer only what the stage accepts, and an event
+outside its stage is refused with a reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from api.rules.errors import RuleError
+from api.rules.magellan.engine import ANY_STAGE, FLOW, HANDLERS
+from api.rules.magellan.game import MAGELLAN
+from api.rules.magellan.state import MagellanState
+from api.rules.replay import advance
+from tests.rules.magellan_corpus import recorded
+
+
+def corpus_steps() -> list[tuple[MagellanState, dict[str, Any]]]:
+    steps = []
+    for game in recorded():
+        states = [
+            MAGELLAN.new_game(game["players"], MAGELLAN.normalize_options(game["options"]), game["seed"])
+        ]
+        for event in game["events"]:
+            if event["type"] != "undo":
+                steps.append((states[-1], event))
+            states = advance(MAGELLAN, states, event)
+    return steps
+
+
+STEPS = corpus_steps()
+
+
+def test_the_declaration_is_exactly_what_games_use() -> None:
+    used = {(state.stage, event["type"]) for state, event in STEPS}
+    declared = {(stage, kind) for stage, declared in FLOW.items() for kind in declared.accepts}
+    anytime = {(stage, kind) for stage, kind in used if kind in ANY_STAGE}
+    assert used - anytime <= declared, "an event accepted outside the declared flow"
+    assert declared <= used, f"declared but never played: {declared - used}"
+
+
+def test_legal_actions_offer_only_what_the_stage_accepts() -> None:
+    for state, _ in STEPS[::7]:
+        legal = MAGELLAN.legal_actions(state)
+        offered = {a["type"] for actor in legal["actors"] for a in actor["actions"]}
+        assert offered <= set(FLOW[state.stage].accepts) | set(ANY_STAGE), (state.stage, offered)
+
+
+@pytest.mark.parametrize("stage", [s for s in FLOW if s != "finished"])
+def test_an_event_outside_its_stage_is_refused(stage: str) -> None:
+    state, played = next((s, e) for s, e in STEPS if s.stage == stage)
+    for kind in set(HANDLERS) - set(FLOW[stage].accepts) - set(ANY_STAGE):
+        with pytest.raises(RuleError) as refused:
+            MAGELLAN.apply(state, {**played, "type": kind})
+        assert refused.value.detail and refused.value.code, kind
