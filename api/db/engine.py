@@ -2,19 +2,47 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.pool import ConnectionPoolEntry
 
 WRITE_OPTION = "kibitz_write"
+# A pooled connection idle longer than this is pinged before use (the server may have restarted or
+# dropped it meanwhile); one used moments ago is not — under load that ping was a round trip on
+# every request, a third of a conditional read's.
+PING_AFTER_IDLE_SECONDS = 1.0
 
 
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         return _sqlite_engine(url)
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    return _server_engine(url)
+
+
+def _server_engine(url: str) -> Engine:
+    engine = create_engine(url, pool_size=5, max_overflow=10)
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
+        idle_since = record.info.get("idle_since")
+        if idle_since is None or time.monotonic() - idle_since < PING_AFTER_IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:  # noqa: BLE001 - any failure: let the pool connect afresh
+            # The pool discards this connection and checks out another (a new one if need be).
+            raise DisconnectionError(str(error)) from error
+
+    return engine
 
 
 def _sqlite_engine(url: str) -> Engine:

@@ -24,7 +24,7 @@ from api.http.schemas import (
     TableSchema,
 )
 from api.http.strict import etag_matches, idempotency_key
-from api.http.view_cache import json_response, views
+from api.http.view_cache import json_response, json_with_table, views
 from api.i18n import DEFAULT, localize_notes
 from api.tables.views import table_view
 
@@ -152,7 +152,7 @@ class TableEvents(MethodView):
         description="The rules refuse the event (the `rule` names why)",
         example=examples.ILLEGAL,
     )
-    def post(self, body: dict[str, Any], table_id: str) -> tuple[dict[str, Any], int]:
+    def post(self, body: dict[str, Any], table_id: str) -> Response:
         """Append an event
 
         Records one event after the log position named by `expected_version`. When another phone
@@ -172,12 +172,11 @@ class TableEvents(MethodView):
                 body["event"],
                 idempotency_key(request.headers.get("Idempotency-Key")),
             )
-        payload = {
-            "seq": appended.seq,
-            "replayed": appended.replayed,
-            "table": table_view(appended.table, asked_language()),
-        }
-        return payload, 201
+        fields = {"seq": appended.seq, "replayed": appended.replayed}
+        table_body = views().body(appended.table, asked_language())
+        response = json_with_table(fields, table_body, 201)
+        response.vary.add("Accept-Language")
+        return response
 
 
 @blp.route("/<string:table_id>/preview")

@@ -8,8 +8,11 @@ no state parsing, rules work or rendering.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Response, current_app
 
@@ -34,6 +37,10 @@ class ViewCache:
                 self._bodies.move_to_end((table_id, version, language))
             return body
 
+    def body(self, table: TableRow, language: str) -> bytes:
+        """This version's answer, rendered now only if nobody asked for it before."""
+        return self.get(table.id, table.version, language) or self.render(table, language)
+
     def render(self, table: TableRow, language: str) -> bytes:
         """The JSON answer for this table version in `language`, exactly as GET /api/tables/{id}
         renders it."""
@@ -57,3 +64,12 @@ def views() -> ViewCache:
 
 def json_response(body: bytes, etag: str) -> Response:
     return Response(body, status=200, mimetype="application/json", headers={"ETag": etag})
+
+
+def json_with_table(fields: Mapping[str, Any], table_body: bytes, status: int) -> Response:
+    """`fields` plus "table" as one JSON object, the table's rendered answer spliced in as it is:
+    an append renders the new version once, for its own answer and for every phone that reads it."""
+    head = json.dumps(dict(fields), separators=(",", ":"))[:-1] + ("," if fields else "")
+    return Response(
+        head.encode() + b'"table":' + table_body + b"}", status=status, mimetype="application/json"
+    )

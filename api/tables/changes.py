@@ -1,9 +1,10 @@
 """Change feed: wakes the live streams of this process when a table's log grows, wherever it grew.
 
 One app process (SQLite, `make serve`) announces its own appends directly. Several app servers on
-PostgreSQL hear each other through PostgreSQL's own LISTEN/NOTIFY: the append sends `pg_notify`
-inside its transaction (so a notice goes out exactly when the append commits), and one listener
-connection per process turns notices into wake-ups. No broker of our own: the database is the bus.
+PostgreSQL hear each other through PostgreSQL's own LISTEN/NOTIFY: a trigger on the log
+(migration 0006) sends `pg_notify` inside the appending transaction, so a notice goes out exactly
+when the append commits, and one listener connection per process turns notices into wake-ups. No
+broker of our own: the database is the bus.
 
 Streams also re-read the table's version at every heartbeat, so a lost notice delays a phone by one
 heartbeat at most instead of leaving it stale.
@@ -17,8 +18,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
-
-from sqlalchemy import Connection, text
 
 log = logging.getLogger(__name__)
 
@@ -80,13 +79,6 @@ class _TableChanges:
             if self.condition.wait_for(lambda: self.version > after, timeout):
                 return self.version
         return None
-
-
-def notify_in_transaction(conn: Connection, table_id: str, version: int) -> None:
-    """On PostgreSQL, queue the notice with the append: delivered on commit, dropped on rollback."""
-    if conn.dialect.name == "postgresql":
-        notice = {"channel": CHANNEL, "payload": f"{table_id}:{version}"}
-        conn.execute(text("SELECT pg_notify(:channel, :payload)"), notice)
 
 
 def parse_notice(payload: str) -> tuple[str, int] | None:

@@ -24,7 +24,6 @@ from api.rules.errors import InvalidSetup, MalformedEvent, RuleError, say
 from api.rules.game import Game
 from api.rules.registry import get_game
 from api.rules.replay import RESEED, is_undo, nothing_to_undo, public_undo, undone_to
-from api.tables.changes import notify_in_transaction
 from api.tables.secrecy import refuse_unless_owner, secret_owner, step
 from api.tables.snapshots import since_snapshot, state_at
 from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches
@@ -381,8 +380,7 @@ class TableStore:
                     "request_hash": digest,
                     "created_at": now,
                 }
-                conn.execute(_ENTRY, entry)
-                notify_in_transaction(conn, table_id, seq)
+                conn.execute(_ENTRY, entry)  # on PostgreSQL a trigger announces it (changes.py)
         except (_Conflict, IntegrityError):
             # Another append won the race. If it was this very request (same key), answer as a replay.
             with read_connection(self.engine) as conn:

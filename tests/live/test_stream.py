@@ -129,7 +129,9 @@ def test_bad_stream_requests_are_problems(sqlite_server: str) -> None:
 def test_two_app_servers_share_changes_and_a_phone_resumes_on_the_other(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    env = {**TEST_LIMITS, "KIBITZ_STREAM_HEARTBEAT": "1"}
+    # Heartbeats (which also re-read the version) 6 s apart and waits of 5 s: only
+    # PostgreSQL's notices (sent by the log's trigger) can bring a change to the phone.
+    env = {**TEST_LIMITS, "KIBITZ_STREAM_HEARTBEAT": "6"}
     with (
         GunicornProcess(postgres_url, tmp_path / "a.log", env=env) as server_a,
         GunicornProcess(postgres_url, tmp_path / "b.log", env=env) as server_b,
@@ -138,7 +140,7 @@ def test_two_app_servers_share_changes_and_a_phone_resumes_on_the_other(
         stream = StreamReader(f"{server_b.base}/api/tables/{table['id']}/stream")
         assert stream.next()["id"] == 0
         _append(server_a.base, table, 0, MOVES[0])  # appended on A …
-        got = stream.next()  # … reaches the phone streaming from B
+        got = stream.next(timeout=5)  # … reaches the phone streaming from B
         assert got["id"] == 1 and got["entries"][0]["event"] == MOVES[0]
         last_seen = got["id"]
 
@@ -155,6 +157,6 @@ def test_two_app_servers_share_changes_and_a_phone_resumes_on_the_other(
             assert got["id"] == 3
             assert [e["event"] for e in got["entries"]] == MOVES[1:]  # nothing missed
             _append(server_a.base, table, 3, {"type": "die", "value": 1})
-            assert resumed.next()["id"] == 4
+            assert resumed.next(timeout=5)["id"] == 4
         finally:
             resumed.close()
