@@ -12,6 +12,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 WRITE_OPTION = "kibitz_write"
+LONE_OPTION = "kibitz_lone_statements"
 # A pooled connection idle longer than this is pinged before use (the server may have restarted or
 # dropped it meanwhile); one used moments ago is not — under load that ping was a round trip on
 # every request, a third of a conditional read's.
@@ -25,7 +26,15 @@ def make_engine(url: str) -> Engine:
 
 
 def _server_engine(url: str) -> Engine:
-    engine = create_engine(url, pool_size=5, max_overflow=10)
+    # Connections stay in autocommit, and a transaction says BEGIN itself (psycopg still sends
+    # COMMIT or ROLLBACK while the server is inside one): a lone SELECT — a phone polling — is a
+    # single round trip, with neither BEGIN/ROLLBACK around it nor a switch of the connection's mode.
+    engine = create_engine(url, isolation_level="AUTOCOMMIT", pool_size=5, max_overflow=10)
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        if not conn.get_execution_options().get(LONE_OPTION, False):
+            conn.exec_driver_sql("BEGIN")
 
     @event.listens_for(engine, "checkin")
     def _on_checkin(_dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
@@ -85,12 +94,13 @@ def read_connection(engine: Engine) -> Iterator[Connection]:
 
 
 @contextmanager
-def single_read(engine: Engine) -> Iterator[Connection]:
-    """For one statement: on PostgreSQL without BEGIN and ROLLBACK around it (two round trips less
-    per conditional GET); a lone SELECT sees one consistent snapshot anyway."""
+def lone_statements(engine: Engine) -> Iterator[Connection]:
+    """Statements that each stand alone: on PostgreSQL each is its own transaction, with no BEGIN
+    and ROLLBACK around it (two round trips less per conditional GET). For a lone SELECT, for reads
+    whose result a later compare-and-swap checks, and for that one-statement compare-and-swap."""
     if engine.dialect.name != "postgresql":
         with read_connection(engine) as conn:
             yield conn
         return
-    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        yield conn
+    with engine.connect() as conn:
+        yield conn.execution_options(**{LONE_OPTION: True})

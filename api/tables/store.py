@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, insert, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, cast, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from api.db.engine import read_connection, single_read, write_transaction
+from api.db.engine import lone_statements, read_connection, write_transaction
 from api.db.schema import events, game_tables
 from api.errors import ApiProblem, not_found
 from api.rules.errors import InvalidSetup, MalformedEvent, RuleError, say
@@ -91,6 +91,28 @@ _ADVANCE = (
     )
 )
 _ENTRY = insert(events)
+_ENTRY_COLUMNS = (
+    "table_id", "seq", "kind", "payload", "undoes", "prev_head", "head_after", "state",
+    "since_snapshot", "idempotency_key", "request_hash", "created_at",
+)  # fmt: skip
+# PostgreSQL: the compare-and-swap and the new entry in one statement (the entry is inserted only
+# when the update found the table at the expected version). Casts: a SELECT list's parameters get
+# no type from the INSERT's columns.
+_ADVANCE_AND_ENTER = insert(events).from_select(
+    list(_ENTRY_COLUMNS),
+    select(
+        *(
+            cast(bindparam(f"e_{name}", type_=events.c[name].type), events.c[name].type)
+            for name in _ENTRY_COLUMNS
+        )
+    ).select_from(_ADVANCE.returning(game_tables.c.id).cte("advanced")),
+).returning(events.c.seq)  # a row back exactly when the entry was stored
+
+
+def _entry_binds(entry: Mapping[str, Any]) -> dict[str, Any]:
+    return {f"e_{name}": entry[name] for name in _ENTRY_COLUMNS}
+
+
 _COLUMNS: dict[str, Any] = {}  # "read one column" statements, one per column, built on first use
 
 
@@ -223,7 +245,7 @@ class TableStore:
 
     def version_of(self, table_id: str) -> int:
         """Just the log position: enough to answer a conditional GET with 304."""
-        with single_read(self.engine) as conn:
+        with lone_statements(self.engine) as conn:
             return int(self._column(conn, table_id, game_tables.c.version))
 
     def log(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]]:
@@ -326,7 +348,9 @@ class TableStore:
     ) -> Appended:
         digest = request_hash(expected_version, event)
         try:
-            with write_transaction(self.engine) as conn:
+            # Read and decide outside any transaction: the compare-and-swap below stores the step
+            # only if the table is still at the version it was decided on (else 409, as a race).
+            with lone_statements(self.engine) as conn:
                 row = self._row_of(conn, table_id)  # one read: the table and its token hashes
                 holder = self._holder_of(row, token)
                 table = _row(row)
@@ -346,41 +370,35 @@ class TableStore:
                     if idempotency_key:  # a key used before for another request says so first
                         self._prior(conn, table_id, idempotency_key, digest)
                     raise
-                seq = table.version + 1
-                now = _now()
-                advanced = {
-                    "b_id": table_id,
-                    "b_expected": expected_version,
-                    "b_version": seq,
-                    "b_head": step.head_after,
-                    "b_state": step.state,
-                    "b_finished": step.finished,
-                    "b_now": now,
-                }
-                changed = conn.execute(_ADVANCE, advanced).rowcount
-                if changed != 1:
-                    raise _Conflict()
-                since = (
-                    since_snapshot(row["head_since"], table.head, table.version)
-                    if step.kind == "game"
-                    else None
-                )
-                entry = {
-                    "table_id": table_id,
-                    "seq": seq,
-                    "kind": step.kind,
-                    "payload": step.payload,
-                    "undoes": step.undoes,
-                    "prev_head": table.head,
-                    "head_after": seq if step.kind == "game" else step.head_after,
-                    # Only snapshots keep the state (api.tables.snapshots); undo entries never.
-                    "state": step.state if since == 0 else None,
-                    "since_snapshot": since,
-                    "idempotency_key": idempotency_key,
-                    "request_hash": digest,
-                    "created_at": now,
-                }
-                conn.execute(_ENTRY, entry)  # on PostgreSQL a trigger announces it (changes.py)
+            seq = table.version + 1
+            now = _now()
+            advanced = {
+                "b_id": table_id,
+                "b_expected": expected_version,
+                "b_version": seq,
+                "b_head": step.head_after,
+                "b_state": step.state,
+                "b_finished": step.finished,
+                "b_now": now,
+            }
+            game_step = step.kind == "game"
+            since = since_snapshot(row["head_since"], table.head, table.version) if game_step else None
+            entry = {
+                "table_id": table_id,
+                "seq": seq,
+                "kind": step.kind,
+                "payload": step.payload,
+                "undoes": step.undoes,
+                "prev_head": table.head,
+                "head_after": seq if step.kind == "game" else step.head_after,
+                # Only snapshots keep the state (api.tables.snapshots); undo entries never.
+                "state": step.state if since == 0 else None,
+                "since_snapshot": since,
+                "idempotency_key": idempotency_key,
+                "request_hash": digest,
+                "created_at": now,
+            }
+            self._store_step(advanced, entry)  # on PostgreSQL a trigger announces it (changes.py)
         except (_Conflict, IntegrityError):
             # Another append won the race. If it was this very request (same key), answer as a replay.
             with read_connection(self.engine) as conn:
@@ -422,6 +440,25 @@ class TableStore:
         )
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _store_step(self, advanced: dict[str, Any], entry: dict[str, Any]) -> None:
+        """Move the table row on (only from the version the step was decided on) and add the log
+        entry, both or neither; _Conflict when another append got there first.
+
+        PostgreSQL does it in one statement, its own transaction: one round trip where BEGIN,
+        UPDATE, INSERT and COMMIT took four (under gevent each round trip also waits its turn
+        behind the other requests). SQLite cannot update inside WITH: a short write transaction.
+        """
+        if self.engine.dialect.name == "postgresql":
+            with lone_statements(self.engine) as conn:
+                stored = conn.execute(_ADVANCE_AND_ENTER, {**advanced, **_entry_binds(entry)}).first()
+            if stored is None:
+                raise _Conflict()
+            return
+        with write_transaction(self.engine) as conn:
+            if conn.execute(_ADVANCE, advanced).rowcount != 1:
+                raise _Conflict()
+            conn.execute(_ENTRY, entry)
 
     def _transition(
         self,

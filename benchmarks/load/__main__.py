@@ -1,9 +1,10 @@
-"""`python -m benchmarks.load [--seconds S] [--clients N] [--postgres URL]`
+"""`python -m benchmarks.load [--seconds S] [--clients N]`
 
-Drives a real gunicorn (the project's config: 2 gthread workers × 8 threads) on loopback with
-concurrent clients doing the table mix (70% reads, 20% appends, 10% Mhing scoring), and, in the same
-run, the trivial GET /api/health as the baseline; on SQLite and on PostgreSQL. Figures are ratios
-against that baseline: the machine is small and noisy.
+Drives a real gunicorn (the project's config: one gevent worker) on loopback with concurrent clients
+doing the table mix (70% reads, 20% appends, 10% Mhing scoring), and, in the same run, the trivial
+GET /api/health as the baseline; on SQLite, on PostgreSQL, and on PostgreSQL with two workers
+sharing rate limits in Redis (what `make serve-cluster` runs: two app processes). Figures are
+ratios against that baseline: the machine is small and noisy.
 """
 
 from __future__ import annotations
@@ -34,8 +35,13 @@ def postgres_database() -> tuple[str, sa.Engine] | None:
     return PG_ADMIN.rsplit("/", 1)[0] + f"/{name}", admin
 
 
-def scenario(label: str, url: str, log: Path, clients: int, seconds: float) -> dict[str, object]:
-    with gunicorn(url, log) as base:
+CLUSTER = {"KIBITZ_WORKERS": "2", "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/0"}
+
+
+def scenario(
+    label: str, url: str, log: Path, clients: int, seconds: float, env: dict[str, str] | None = None
+) -> dict[str, object]:
+    with gunicorn(url, log, env) as base:
         trivial = run(trivial_client, base, clients, seconds)
         mix = run(mix_client, base, clients, seconds)
         reads = read_cost(base)
@@ -67,6 +73,8 @@ def main() -> None:
             url, admin = pg
             try:
                 scenario("postgresql", url, log, args.clients, args.seconds)
+                label = "postgresql, 2 workers + redis"
+                scenario(label, url, log, args.clients, args.seconds, CLUSTER)
             finally:
                 with admin.connect() as conn:
                     conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
