@@ -7,6 +7,7 @@ are the catalog's message ids) without re-deriving anything from the English wor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -34,12 +35,34 @@ def term(phrase: str) -> Message:
     return Message(phrase, {})
 
 
+def either(values: Sequence[str]) -> str:
+    """"red or yellow" as a sentence part whose "or" is translated with it (one value: itself)."""
+    if len(values) == 1:
+        return values[0]
+    if len(values) == 2:
+        return say("{first} or {second}", first=values[0], second=values[1])
+    return say("{first}, {rest}", first=values[0], rest=either(values[1:]))
+
+
 def json_params(text: str) -> dict[str, Any]:
     """The values put into a sentence, as JSON can carry them ({} for a plain sentence)."""
     params = text.params if isinstance(text, Message) else {}
     return {
         k: v if isinstance(v, (str, int, float, bool)) or v is None else str(v) for k, v in params.items()
     }
+
+
+def json_parts(text: str) -> dict[str, Any]:
+    """The values that are sentences or phrases of their own (say/term), each as {template, params,
+    parts}: a client translating by template translates what is put in as well."""
+    params = text.params if isinstance(text, Message) else {}
+    parts: dict[str, Any] = {}
+    for key, value in params.items():
+        if isinstance(value, Message):
+            parts[key] = {"template": value.template, "params": json_params(value)}
+            if inner := json_parts(value):
+                parts[key]["parts"] = inner
+    return parts
 
 
 def note(code: str, rule: str | None, text: str) -> dict[str, Any]:

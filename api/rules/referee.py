@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from api.rules.errors import IllegalMove, MalformedEvent, RuleError, json_params, say
+from api.rules.errors import IllegalMove, MalformedEvent, RuleError, json_params, json_parts, say
 from api.rules.game import Game
 from api.rules.magellan.pizarro import odds
 from api.rules.magellan.stateless import score_position, stack_counts
@@ -102,6 +102,8 @@ def _refusal(error: RuleError) -> JSON:
     # The catalog id and the values, so the phone says it in the player's language.
     problem["template"] = error.template
     problem["params"] = json_params(error.detail)
+    if parts := json_parts(error.detail):  # "red or green" inside "… moves {items}"
+        problem["parts"] = parts
     return problem
 
 

@@ -96,16 +96,25 @@ export function t(key, params = {}, fallback) {
  * from the server's own catalog — as the server says it for Accept-Language; English otherwise.
  */
 export function refusalText(problem) {
-  const template = problem?.template;
+  return said(problem?.template, problem?.params || {}, problem?.parts || {}) ?? (problem?.detail || "");
+}
+
+/** A catalog sentence with its values put in; a value that is a sentence or phrase of its own
+ * (`parts`: "red or green") said from the catalog too. Null when the catalog lacks the sentence. */
+function said(template, params, parts) {
   const text = template ? serverMessages[template] : undefined;
-  if (!text) return problem?.detail || "";
-  const params = problem.params || {};
+  if (!text) return null;
   const filled = text.replace(/\{(\w+)\}/g, (m, name) => {
     if (!(name in params)) return m;
+    const part = parts[name];
+    if (part) return said(part.template, part.params || {}, part.parts || {}) ?? String(params[name]);
     const value = params[name];
     return typeof value === "string" ? serverMessages[value] ?? value : String(value);
   });
-  return filled.replace(/\{\{/g, "{").replace(/\}\}/g, "}");
+  const sentence = filled.replace(/\{\{/g, "{").replace(/\}\}/g, "}");
+  // As the server does: a translation opening with a value still starts the sentence with a capital.
+  const opensWithValue = text.startsWith("{") && /^[A-Z]/.test(template);
+  return opensWithValue ? sentence.charAt(0).toUpperCase() + sentence.slice(1) : sentence;
 }
 
 /** Does a translation exist for this key (used for API codes with optional translations)? */

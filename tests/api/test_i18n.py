@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
 from api.i18n import CATALOG_DIR, LANGUAGES, localize, translations
+from api.rules.errors import either
 from devtools.messages import TEMPLATE, template
 from tests.api.table_client import TableDriver
 from tests.api.test_magellan_examples_http import RED, sell
@@ -110,11 +111,16 @@ def test_the_same_illegal_move_in_three_languages(client: FlaskClient, language:
     assert asked["code"] == english["code"] == "not-your-turtle"
     expected = localize(
         "The {turtle} turtle is not {name}'s; {name} moves {items} (MA-9).",
-        {"turtle": "yellow", "name": "Ann", "items": "red or green"},
+        {"turtle": "yellow", "name": "Ann", "items": either(["red", "green"])},
         language,
     )
     assert asked["detail"] == expected != english["detail"]
     assert catalog.gettext("yellow") in asked["detail"] and "Ann" in asked["detail"]
+    # The list of Ann's turtles is said in the language too, "or" included.
+    both = catalog.gettext("{first} or {second}").format(
+        first=catalog.gettext("red"), second=catalog.gettext("green")
+    )
+    assert both in asked["detail"] and " or " not in asked["detail"]
     assert client.get(f"/api/tables/{table_id}").get_json()["version"] == 1  # refusals store nothing
 
 

@@ -96,3 +96,41 @@ def test_a_refused_move_says_why_in_the_language(live_server: str, new_phone: An
         {"detail": english["detail"], "template": english["detail"], "params": {}},
     )
     assert local == refused["detail"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_phones_referee_says_the_parts_of_a_refusal_in_the_language(
+    live_server: str, new_phone: Any, language: str
+) -> None:
+    """MA-9: Ann moves only her own turtles. The phone's own referee (Pyodide) refuses the yellow
+    one and names hers, "red or green", in the language on screen: word for word the server's
+    answer for that Accept-Language, the list and its "or" included."""
+    players = [{"name": "Ann", "colours": ["red", "green"]}, {"name": "Bob", "colours": ["yellow", "purple"]}]
+    table = ApiTable(live_server, "mahe", players, {"chance": "physical"})
+    reveal, wrong = {"type": "reveal_card", "value": 4}, {"type": "choose_turtle", "turtle": "yellow"}
+    auth = {"Authorization": f"Bearer {table.token}"}
+    url = f"{live_server}/api/tables/{table.id}/events"
+    assert requests.post(url, json={"expected_version": 0, "event": reveal}, headers=auth, timeout=5).ok
+    server = requests.post(
+        url,
+        json={"expected_version": 1, "event": wrong},
+        headers={**auth, "Accept-Language": language},
+        timeout=5,
+    ).json()
+    assert server["code"] == "not-your-turtle"
+
+    page = new_phone(locale=language)
+    page.goto(table.link)
+    expect(page.get_by_test_id("actionbar")).to_be_visible()
+    local = page.evaluate(
+        """async ([players, events, event]) => {
+          const referee = await import("/js/referee/client.js");
+          await referee.ask({ op: "open", id: "lang", game: "mahe", players, options: { chance: "physical" },
+                              seed: 1, events });
+          const answer = await referee.ask({ op: "apply", id: "lang", event });
+          return { code: answer.error.code, text: (await import("/js/i18n.js")).refusalText(answer.error) };
+        }""",
+        [players, [reveal], wrong],
+    )
+    assert local == {"code": "not-your-turtle", "text": server["detail"]}
+    assert " or " not in local["text"] and "red" not in local["text"]

@@ -182,16 +182,21 @@ def bid(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     cap = max_bid(state, seat, card.explorer)  # ledger: only the bidder's own phone gets here
     if cap is not None and amount > cap:
         keep = must_keep(state, card.explorer)
-        extra = f" and must keep a card in hand for {EXPLORER_NAMES[card.explorer]}" if keep else ""
+        name = state.name(seat)
+        said = (
+            say(
+                "{name} can pay at most {cap} with the cards in hand and must keep one for {explorer} "
+                "(MG-6, MG-8).",
+                name=name,
+                cap=cap,
+                explorer=EXPLORER_NAMES[card.explorer],
+            )
+            if keep
+            else say("{name} can pay at most {cap} with the cards in hand (MG-6).", name=name, cap=cap)
+        )
         raise IllegalMove(
             "bid-above-money",
-            say(
-                "{name} can pay at most {cap} with the cards in hand{extra} ({value}).",
-                name=state.name(seat),
-                cap=cap,
-                extra=extra,
-                value="MG-6, MG-8" if keep else "MG-6",
-            ),
+            said,
             "MG-8" if keep else "MG-6",
         )
     return _resolve(replace(state, card=replace(card, bids=(*card.bids, Bid(seat, amount)))))

@@ -60,7 +60,7 @@ def final_hand(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     seat = pick_actor(state, event, range(len(state.players)), "enter a hand", "MG-10")
     cards = ev.money_cards(event, "cards", term("money cards left in hand"), "MG-10", allow_empty=True)
     state = set_player(state, seat, final_hand=None)  # a re-entry replaces the earlier hand
-    check_copies([*known_cards(state), *cards], f"{state.name(seat)}'s hand", "MG-10")
+    check_copies([*known_cards(state), *cards], say("{name}'s hand", name=state.name(seat)), "MG-10")
     return set_player(state, seat, final_hand=tuple(sorted(cards)))
 
 
@@ -107,7 +107,7 @@ def _pizarro_card(
     value = ev.money_value(event, "value", term("card turned up"), "MG-11")
     if state.ledger:
         return take(state, value)
-    check_copies([*known_cards(state), value], f"a drawn {value}", "MG-11")
+    check_copies([*known_cards(state), value], say("a drawn {value}", value=value), "MG-11")
     return state, value
 
 

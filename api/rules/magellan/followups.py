@@ -275,9 +275,9 @@ def slide(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     piles = player.piles if index < len(player.piles) else (*player.piles, ())
     piles = put(piles, index, (*piles[index], value))
     if not state.ledger:
-        check_copies([*known_cards(state), value], f"a slid {value}", "MG-8")
+        check_copies([*known_cards(state), value], say("a slid {value}", value=value), "MG-8")
     elif power(state, "magellan").slide_from == "hand":
-        check_in_hand(state, seat, value, "MG-8", " to slide")
+        check_in_hand(state, seat, value, "MG-8", to_slide=True)
         state = set_player(state, seat, hand=remove(player.hand, [value]))
     else:
         if value not in card.payment:

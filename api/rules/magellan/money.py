@@ -134,20 +134,16 @@ def draw_into_hand(state: MagellanState, seat: int, values: Sequence[int | None]
     return set_player(state, seat, hand=add(state.players[seat].hand, drawn))
 
 
-def check_in_hand(state: MagellanState, seat: int, value: int, rule: str, purpose: str = "") -> None:
+def check_in_hand(state: MagellanState, seat: int, value: int, rule: str, to_slide: bool = False) -> None:
     """A typed-in card must be one the ledger has in that hand."""
     if value not in state.players[seat].hand:
-        raise IllegalMove(
-            "card-not-in-hand",
-            say(
-                "{name} holds no {value}{purpose} ({rule}).",
-                name=state.name(seat),
-                value=value,
-                purpose=purpose,
-                rule=rule,
-            ),
-            rule,
+        name = state.name(seat)
+        said = (
+            say("{name} holds no {value} to slide ({rule}).", name=name, value=value, rule=rule)
+            if to_slide
+            else say("{name} holds no {value} ({rule}).", name=name, value=value, rule=rule)
         )
+        raise IllegalMove("card-not-in-hand", said, rule)
 
 
 def discard_from_hand(state: MagellanState, seat: int, cards: Sequence[int]) -> MagellanState:

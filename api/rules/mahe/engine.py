@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from api.rules.common.events import claimed_seat
-from api.rules.errors import IllegalMove, MalformedEvent, say
+from api.rules.errors import IllegalMove, MalformedEvent, either, say
 from api.rules.mahe import dice, track
 from api.rules.mahe.chance import draw_die
 from api.rules.mahe.constants import BEACH_EGGS, MAX_SUM
@@ -106,7 +106,7 @@ def _choose_turtle(state: MaheState, event: Mapping[str, Any]) -> MaheState:
                 "The {turtle} turtle is not {name}'s; {name} moves {items} (MA-9).",
                 turtle=turtle,
                 name=player.name,
-                items=" or ".join(player.colours),
+                items=either(player.colours),
             ),
             "MA-9",
         )
