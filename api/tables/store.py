@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, bindparam, cast, insert, select, update
@@ -113,6 +114,7 @@ def _entry_binds(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {f"e_{name}": entry[name] for name in _ENTRY_COLUMNS}
 
 
+_VERSION = select(game_tables.c.version).where(game_tables.c.id == bindparam("table_id"))
 _COLUMNS: dict[str, Any] = {}  # "read one column" statements, one per column, built on first use
 
 
@@ -244,9 +246,34 @@ class TableStore:
             return self._load(conn, table_id)
 
     def version_of(self, table_id: str) -> int:
-        """Just the log position: enough to answer a conditional GET with 304."""
-        with lone_statements(self.engine) as conn:
-            return int(self._column(conn, table_id, game_tables.c.version))
+        """Just the log position: enough to answer a conditional GET with 304.
+
+        The hottest query (every poll of every phone), so it goes to the driver directly: the
+        statement is compiled once per database, and a pooled connection (autocommit on PostgreSQL)
+        runs it without SQLAlchemy's per-call machinery, which cost more than the query itself.
+        """
+        if not is_our_id(table_id):
+            raise not_found(table_id)
+        sql, order = self._version_sql
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(sql, (table_id,) if order else {"table_id": table_id})
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+        finally:
+            raw.close()
+        if row is None:
+            raise not_found(table_id)
+        return int(row[0])
+
+    @cached_property
+    def _version_sql(self) -> tuple[str, bool]:
+        """The version query as this database's driver takes it: (SQL, parameters by position)."""
+        compiled = _VERSION.compile(dialect=self.engine.dialect)
+        return str(compiled), bool(compiled.positional)
 
     def log(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]]:
         """The full log, each entry marked with whether it is still in effect (not undone)."""
