@@ -15,11 +15,11 @@ def asked_language() -> str:
     """The best of our languages for this request's Accept-Language (English when none fits)."""
     if not has_request_context():
         return DEFAULT
-    return _best_language(request.headers.get("Accept-Language", ""))
+    return best_language(request.headers.get("Accept-Language", ""))
 
 
 @lru_cache(maxsize=512)
-def _best_language(header: str) -> str:
+def best_language(header: str) -> str:
     """Negotiated once per distinct header: a table's phones send the same one at every poll."""
     offered = available()
     for value, quality in parse_accept_header(header, LanguageAccept):  # best first

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +21,7 @@ from flask_smorest import Blueprint
 
 from api.errors import ApiProblem
 from api.http.context import STORE_KEY, bearer_token, store
-from api.http.i18n import asked_language
+from api.http.i18n import asked_language, best_language
 from api.http.limits import guard_token
 from api.http.schemas import TableSchema
 from api.i18n import localize_notes
@@ -34,6 +35,7 @@ CHANGES_KEY = "kibitz.changes"
 STARTERS_KEY = "kibitz.changes.start"
 EVENT_STREAM = "text/event-stream"
 _TABLE_SCHEMA = TableSchema()
+LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$")
 
 STREAM_DOC = {
     "parameters": [
@@ -44,6 +46,15 @@ STREAM_DOC = {
             "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"},
             "description": "The version you already have (the `id` of the last event you received): "
             "the stream starts with the log entries after it.",
+        },
+        {
+            "in": "query",
+            "name": "lang",
+            "required": False,
+            "schema": {"type": "string", "pattern": LANGUAGE_TAG.pattern, "example": "de"},
+            "description": "The language of the referee's notes, as `Accept-Language` would choose it "
+            "(a browser's EventSource cannot send headers, so an app's own language choice goes "
+            "here); overrides the header.",
         },
         {
             "in": "query",
@@ -106,6 +117,15 @@ def _last_event_id() -> int | None:
     return int(raw)
 
 
+def _language() -> str:
+    raw = request.args.get("lang")
+    if raw is None:
+        return asked_language()  # a browser sends its own language with the EventSource request
+    if not LANGUAGE_TAG.fullmatch(raw):
+        raise ApiProblem(400, "bad-lang", "lang must be a language tag such as de or fr-CH.")
+    return best_language(raw)
+
+
 def _seat() -> int | None:
     raw = request.args.get("seat")
     if raw is None:
@@ -118,7 +138,7 @@ def _seat() -> int | None:
 @blp.route("/<string:table_id>/stream")
 class TableStream(MethodView):
     @blp.doc(operationId="streamTable", **STREAM_DOC)
-    @blp.alt_response(400, response="BAD_REQUEST", description="Malformed Last-Event-ID or seat")
+    @blp.alt_response(400, response="BAD_REQUEST", description="Malformed Last-Event-ID, seat or lang")
     @blp.alt_response(401, response="UNAUTHORIZED", description="`?seat` without a seat token")
     @blp.alt_response(403, response="FORBIDDEN", description="Not this seat's token")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table or seat")
@@ -131,7 +151,7 @@ class TableStream(MethodView):
         every log entry you missed. Clients that cannot hold a stream open poll `GET /api/tables/{id}`
         with `If-None-Match` instead.
         """
-        last, seat, token = _last_event_id(), _seat(), bearer_token()
+        last, seat, token, language = _last_event_id(), _seat(), bearer_token(), _language()
         tables = store()
         tables.version_of(table_id)  # 404 before the stream starts
         if seat is not None:
@@ -146,7 +166,7 @@ class TableStream(MethodView):
             last,
             seat,
             token,
-            language=asked_language(),  # the browser sends its language with the EventSource request
+            language=language,
             heartbeat=config["KIBITZ_STREAM_HEARTBEAT"],
             lifetime=config["KIBITZ_STREAM_LIFETIME"],
         )

@@ -1,6 +1,7 @@
 // Keep a table view fresh: a live stream (Server-Sent Events, GET …/stream) while one can be held
 // open, else conditional polling (poll.js). The stream's first event is the table as it is now and
 // the browser resumes it by itself with Last-Event-ID after a short drop.
+import { lang, onLanguageChange } from "./i18n.js";
 import { startPolling } from "./poll.js";
 
 // Errors in a row before the stream is given up for polling (proxies that buffer, no SSE support).
@@ -15,7 +16,8 @@ export function followTable(tableId, { etag = null, interval = 1000, onTable, on
   let stopped = false;
 
   function open() {
-    source = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream`);
+    // The language the player chose in the app (an EventSource cannot send Accept-Language itself).
+    source = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream?lang=${encodeURIComponent(lang())}`);
     source.addEventListener("table", (message) => {
       failures = 0;
       let data;
@@ -41,9 +43,16 @@ export function followTable(tableId, { etag = null, interval = 1000, onTable, on
   }
 
   open();
+  // Another language chosen: the stream starts again in it (its first event is the table now).
+  const forgetLanguage = onLanguageChange(() => {
+    if (!source || stopped) return;
+    source.close();
+    open();
+  });
   return {
     stop() {
       stopped = true;
+      forgetLanguage();
       if (source) source.close();
       if (poller) poller.stop();
     },

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -185,6 +186,41 @@ def test_legal_action_notes_in_the_asked_language(client: FlaskClient, language:
     )
     assert again.status_code == 304
     assert client.get(f"/api/tables/{table.id}").get_json() == english.get_json()  # English stays English
+
+
+def _first_stream_event(client: FlaskClient, url: str, **headers: str) -> dict[str, Any]:
+    """The first `table` event of a live stream (under the test client a stream ends after it)."""
+    response = client.get(url, headers=headers)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    data = next(line for line in response.get_data(as_text=True).splitlines() if line.startswith("data:"))
+    return dict(json.loads(data.removeprefix("data:")))
+
+
+def test_a_live_stream_says_its_notes_in_the_apps_language(client: FlaskClient) -> None:
+    """A browser's EventSource sends no headers of its own: `?lang=` carries the language the player
+    chose in the app, over the browser's Accept-Language; the notes are the table's in that language."""
+    table = TableDriver.create(
+        client,
+        game="magellan",
+        players=[{"name": "Red"}, {"name": "Blue"}, {"name": "Green"}],
+        options={"depth": "outcomes", "chance": "physical"},
+    )
+    sell(table, "vasco", RED)
+    url = f"/api/tables/{table.id}/stream"
+    for chosen, browser in (("de", "fr"), ("it-CH", "de"), ("es", "")):
+        streamed = _first_stream_event(client, f"{url}?lang={chosen}", **{"Accept-Language": browser})
+        read = client.get(f"/api/tables/{table.id}", headers={"Accept-Language": chosen}).get_json()
+        assert streamed["table"]["legal_actions"] == read["legal_actions"]
+        note = next(n for n in streamed["table"]["legal_actions"]["notes"] if n["code"] == "vasco-draw")
+        assert note["text"] == localize(note["template"], note["params"], chosen.split("-")[0])
+    # Without ?lang the browser's own language; an unknown one is English, a malformed one a 400.
+    by_header = _first_stream_event(client, url, **{"Accept-Language": "nl"})
+    dutch = client.get(f"/api/tables/{table.id}", headers={"Accept-Language": "nl"}).get_json()
+    assert by_header["table"] == dutch
+    english = client.get(f"/api/tables/{table.id}").get_json()
+    assert _first_stream_event(client, f"{url}?lang=tlh")["table"] == english
+    refused = client.get(f"{url}?lang=de;DROP")
+    assert refused.status_code == 400 and refused.get_json()["code"] == "bad-lang"
 
 
 @pytest.mark.parametrize("language", ["fr", "it", "de", "nl", "es"])

@@ -3,6 +3,7 @@ second, and falls back to conditional polling where a stream cannot be held open
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -14,6 +15,9 @@ FOUR = [
     {"name": n, "colours": [c]}
     for n, c in (("Eva", "red"), ("Tom", "green"), ("Ann", "yellow"), ("Bo", "purple"))
 ]
+
+
+STREAM = re.compile(r"/stream(\?|$)")  # the live stream, whatever its query
 
 
 def _table_reads(requests_seen: list[str], table_id: str) -> int:
@@ -28,7 +32,8 @@ def test_the_phone_streams_instead_of_polling(live_server: str, new_phone: Any) 
     page.goto(table.link)
     expect(page.get_by_test_id("board")).to_be_visible()
     page.wait_for_timeout(500)
-    assert any(url.endswith(f"/api/tables/{table.id}/stream") for url in seen), seen
+    # In the app's language: an EventSource cannot send Accept-Language, so the stream asks ?lang=.
+    assert any(url.endswith(f"/api/tables/{table.id}/stream?lang=en") for url in seen), seen
     before = _table_reads(seen, table.id)
     page.wait_for_timeout(3000)
     assert _table_reads(seen, table.id) == before, "no once-a-second polling while the stream is open"
@@ -38,11 +43,18 @@ def test_the_phone_streams_instead_of_polling(live_server: str, new_phone: Any) 
     expect(page.get_by_test_id("face-up")).to_contain_text("4", timeout=2000)
     assert time.monotonic() - posted <= 2.0
 
+    # Another language chosen in the app: the stream starts again in it, and still follows the table.
+    page.evaluate("""async () => (await import("/js/i18n.js")).setLanguage("de")""")
+    page.wait_for_timeout(500)
+    assert any(url.endswith(f"/api/tables/{table.id}/stream?lang=de") for url in seen), seen
+    table.post({"type": "die", "value": 5})
+    expect(page.get_by_test_id("dice")).to_contain_text("5", timeout=3000)
+
 
 def test_without_a_stream_the_phone_polls(live_server: str, new_phone: Any) -> None:
     table = ApiTable(live_server, "mahe", FOUR, {"chance": "physical"})
     page = new_phone(service_workers="block")
-    page.route("**/stream", lambda route: route.abort())  # e.g. a proxy that cannot hold streams
+    page.route(STREAM, lambda route: route.abort())  # e.g. a proxy that cannot hold streams
     seen: list[str] = []
     page.on("request", lambda request: seen.append(request.url))
     page.goto(table.link)
