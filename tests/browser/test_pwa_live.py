@@ -45,7 +45,10 @@ def test_the_phone_streams_instead_of_polling(live_server: str, new_phone: Any) 
 
     # Another language chosen in the app: the stream starts again in it, and still follows the table.
     page.evaluate("""async () => (await import("/js/i18n.js")).setLanguage("de")""")
-    page.wait_for_timeout(500)
+    for _ in range(50):  # the new stream's request, at most 5 s away
+        if any(url.endswith(f"/api/tables/{table.id}/stream?lang=de") for url in seen):
+            break
+        page.wait_for_timeout(100)
     assert any(url.endswith(f"/api/tables/{table.id}/stream?lang=de") for url in seen), seen
     table.post({"type": "die", "value": 5})
     expect(page.get_by_test_id("dice")).to_contain_text("5", timeout=3000)
