@@ -14,11 +14,13 @@ import json
 import secrets
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 
 from benchmarks.load.clients import mix_client, read_cost, run, trivial_client
-from benchmarks.load.server import gunicorn
+from benchmarks.load.cpu import group_cpu_seconds
+from benchmarks.load.server import serving
 
 PG_ADMIN = "postgresql+psycopg://root@127.0.0.1:5432/test"
 
@@ -41,10 +43,21 @@ CLUSTER = {"KIBITZ_WORKERS": "2", "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:63
 def scenario(
     label: str, url: str, log: Path, clients: int, seconds: float, env: dict[str, str] | None = None
 ) -> dict[str, object]:
-    with gunicorn(url, log, env) as base:
-        trivial = run(trivial_client, base, clients, seconds)
-        mix = run(mix_client, base, clients, seconds)
-        reads = read_cost(base)
+    with serving(url, log, env) as server:
+        assert server.process is not None
+        group = server.process.pid  # gunicorn runs in a session of its own: master and workers
+
+        def measured(client: Any) -> dict[str, Any]:
+            """The scenario's figures plus the server's own CPU per request (ms)."""
+            before = group_cpu_seconds(group)
+            figures = run(client, server.base, clients, seconds)
+            spent = group_cpu_seconds(group) - before
+            figures["server_cpu_ms_per_request"] = spent * 1e3 / figures["requests"]
+            return figures
+
+        trivial = measured(trivial_client)
+        mix = measured(mix_client)
+        reads = read_cost(server.base)
     report = {
         "database": label,
         "trivial": trivial,
@@ -53,6 +66,7 @@ def scenario(
             "throughput": mix["throughput"] / trivial["throughput"],
             "p50": mix["p50_ms"] / trivial["p50_ms"],
             "p99": mix["p99_ms"] / trivial["p99_ms"],
+            "server_cpu_per_request": mix["server_cpu_ms_per_request"] / trivial["server_cpu_ms_per_request"],
         },
         "read_5000_vs_20": reads,
     }

@@ -13,9 +13,15 @@ NO_LIMITS = {"KIBITZ_CREATE_LIMIT": "100000 per minute", "KIBITZ_TOKEN_FAILURE_L
 
 
 @contextmanager
-def gunicorn(database_url: str, log: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+def serving(database_url: str, log: Path, env: dict[str, str] | None = None) -> Iterator[GunicornProcess]:
     upgrade(database_url)
     with GunicornProcess(
         database_url, log, env={**NO_LIMITS, **(env or {})}, extra_args=("--access-logfile", "/dev/null")
     ) as server:
+        yield server
+
+
+@contextmanager
+def gunicorn(database_url: str, log: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    with serving(database_url, log, env) as server:
         yield server.base
