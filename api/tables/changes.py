@@ -7,7 +7,9 @@ when the append commits, and one listener connection per process turns notices i
 broker of our own: the database is the bus.
 
 Streams also re-read the table's version at every heartbeat, so a lost notice delays a phone by one
-heartbeat at most instead of leaving it stale.
+heartbeat at most instead of leaving it stale. Notices sent while a listener was not yet (or no
+longer) listening are not lost either: each time it starts listening, every stream of the process
+re-reads its table at once.
 """
 
 from __future__ import annotations
@@ -55,6 +57,13 @@ class ChangeFeed:
                 if changes.waiters == 0:
                     del self._tables[table_id]
 
+    def resync(self) -> None:
+        """Every stream re-reads its table now: notices may have gone by while nobody listened."""
+        with self._lock:
+            every = list(self._tables.values())
+        for changes in every:
+            changes.wake()
+
     def listening(self) -> int:
         """How many streams are waiting right now (for health and benchmarks)."""
         with self._lock:
@@ -66,6 +75,7 @@ class _TableChanges:
         self.condition = threading.Condition()
         self.version = -1
         self.waiters = 0
+        self.wakes = 0  # resyncs so far: a waiter returns when this moves, new version or not
 
     def advance(self, version: int) -> None:
         with self.condition:
@@ -73,11 +83,18 @@ class _TableChanges:
                 self.version = version
                 self.condition.notify_all()
 
-    def wait_above(self, after: int, timeout: float) -> int | None:
-        """The newest version announced above `after`, or None when `timeout` passes first."""
+    def wake(self) -> None:
         with self.condition:
-            if self.condition.wait_for(lambda: self.version > after, timeout):
-                return self.version
+            self.wakes += 1
+            self.condition.notify_all()
+
+    def wait_above(self, after: int, timeout: float) -> int | None:
+        """The newest version announced above `after` (`after` itself when woken to re-read), or
+        None when `timeout` passes first."""
+        with self.condition:
+            wakes = self.wakes
+            if self.condition.wait_for(lambda: self.version > after or self.wakes != wakes, timeout):
+                return max(self.version, after)
         return None
 
 
@@ -112,6 +129,7 @@ class PostgresListener:
             try:
                 with psycopg.connect(self.database_url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self.feed.resync()  # what changed before this LISTEN took effect, streams read now
                     for notice in conn.notifies():
                         parsed = parse_notice(notice.payload)
                         if parsed is not None:
