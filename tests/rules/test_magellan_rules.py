@@ -19,6 +19,7 @@ from magellan_support import (
     sell,
 )
 
+from api.i18n import localize
 from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
 from api.rules.magellan.constants import crowns
 from api.rules.magellan.game import MAGELLAN
@@ -30,10 +31,16 @@ def ledger(count: int = 3, **options: object) -> MagellanState:
     return new(count, depth="ledger", board_sheet=TEST_SHEET, **options)
 
 
-def refused(state: MagellanState, event: dict, code: str) -> None:
+def refused(state: MagellanState, event: dict, code: str) -> IllegalMove | MalformedEvent:
     with pytest.raises((IllegalMove, MalformedEvent)) as error:
         MAGELLAN.apply(state, event)
     assert error.value.code == code, error.value.detail
+    return error.value
+
+
+def said(error: IllegalMove | MalformedEvent, language: str) -> str:
+    """The refusal as the server says it in `language` (every part of it from the catalog)."""
+    return localize(error.template, error.params, language)
 
 
 def pay(cards: list[int]) -> dict:
@@ -243,13 +250,17 @@ def test_mg8_magellan_a_slides_from_the_hand_and_needs_a_card_left() -> None:
     state = sell(ledger(), "magellan", 0, price=5)
     refused(state, pay([1, 2, 3, 4, 5, 6, 7, 8, 9]), "must-keep-a-card")
     state = play(state, pay([5]))
-    refused(state, {"type": "slide", "value": 5}, "card-not-in-hand")
+    not_held = refused(state, {"type": "slide", "value": 5}, "card-not-in-hand")
+    assert not_held.detail == "Red holds no 5 to slide (MG-8)."
+    assert said(not_held, "de") == "Red hat keine 5 zum Unterschieben auf der Hand (MG-8)."
     state = play(state, {"type": "slide", "value": 1})
     assert state.players[0].piles == ((1,),) and 1 not in state.players[0].hand
     assert MAGELLAN.public_view(state)["players"][0]["magellan_piles"] == [{"cards": 1, "slid": None}]
     assert private_view(state, 0)["magellan_piles"] == [[1]]
     state = play(state, reveal("magellan"))
-    refused(state, bid(45), "bid-above-money")  # 45 - 1 paid - 5 paid ... the hand must keep a card
+    too_high = refused(state, bid(45), "bid-above-money")  # the hand must keep a card to slide
+    assert too_high.rule == "MG-8" and "must keep one for Magellan (MG-6, MG-8)." in too_high.detail
+    assert said(too_high, "it").endswith("deve tenerne una per Magellano (MG-6, MG-8).")
 
 
 def test_mg8_magellan_b_slides_from_the_payment_rest_discarded() -> None:
@@ -422,7 +433,10 @@ def test_mg10_final_hands_respect_seven_copies() -> None:
     while open_game.stage in ("reveal", "auction"):
         open_game = fill_phase(open_game)
     open_game = play(open_game, {"type": "final_hand", "seat": 0, "cards": [9, 9, 9, 9, 9]})
-    refused(open_game, {"type": "final_hand", "seat": 1, "cards": [9, 9, 9]}, "too-many-copies")
+    copies = refused(open_game, {"type": "final_hand", "seat": 1, "cards": [9, 9, 9]}, "too-many-copies")
+    # MG-1 in the words of MG-10: whose hand it is, said in the language too.
+    assert "Blue's hand would make more than seven 9s" in copies.detail
+    assert "la main de Blue" in said(copies, "fr") and "'s hand" not in said(copies, "fr")
     refused(open_game, {"type": "final_hand", "cards": [1]}, "seat-required")
 
 
