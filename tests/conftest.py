@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -35,10 +36,10 @@ def sqlite_url(tmp_path: Path) -> str:
     return url
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A fresh database on the machine's PostgreSQL server for this test session."""
-    name = f"kibitz_test_{os.getpid()}_{secrets.token_hex(3)}"
+@contextmanager
+def new_postgres_database(prefix: str) -> Iterator[str]:
+    """A migrated database of its own on the machine's PostgreSQL server, dropped afterwards."""
+    name = f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
     try:
         admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
         with admin.connect() as conn:
@@ -46,11 +47,20 @@ def postgres_url() -> Iterator[str]:
     except Exception as error:  # noqa: BLE001 - any connection failure means "no server"
         unavailable(f"PostgreSQL is not reachable at {PG_ADMIN_URL}: {error}")
     url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
-    upgrade(url)
-    yield url
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.dispose()
+    try:
+        upgrade(url)
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh database on the machine's PostgreSQL server for this test session."""
+    with new_postgres_database("kibitz_test") as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

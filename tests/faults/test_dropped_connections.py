@@ -3,7 +3,6 @@ requests are answered as usual, although pooled connections are pinged only afte
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Iterator
 
@@ -11,9 +10,8 @@ import pytest
 import sqlalchemy as sa
 
 from api.db import engine as db_engine
-from api.db.migrate import upgrade
 from tests.api.table_client import four_players
-from tests.conftest import PG_ADMIN_URL, make_test_app, unavailable
+from tests.conftest import PG_ADMIN_URL, make_test_app, new_postgres_database
 
 pytestmark = pytest.mark.postgres
 
@@ -21,19 +19,10 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture
 def own_database() -> Iterator[tuple[str, sa.Engine]]:
     """A database of this test's own, so that dropping its connections touches no other test."""
-    name = f"kibitz_drop_{secrets.token_hex(4)}"
-    try:
+    with new_postgres_database("kibitz_drop") as url:
         admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    except Exception as error:  # noqa: BLE001 - no server
-        unavailable(f"PostgreSQL is not reachable at {PG_ADMIN_URL}: {error}")
-    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
-    upgrade(url)
-    yield url, admin
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.dispose()
+        yield url, admin
+        admin.dispose()
 
 
 def _drop_every_connection(admin: sa.Engine, url: str) -> int:
