@@ -7,9 +7,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+import psycopg
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import ConnectionPoolEntry
+
+from api.db.pg_waits import PromptConnection
+
+TransactionStatus = psycopg.pq.TransactionStatus
 
 WRITE_OPTION = "kibitz_write"
 LONE_OPTION = "kibitz_lone_statements"
@@ -29,7 +34,26 @@ def _server_engine(url: str) -> Engine:
     # Connections stay in autocommit, and a transaction says BEGIN itself (psycopg still sends
     # COMMIT or ROLLBACK while the server is inside one): a lone SELECT — a phone polling — is a
     # single round trip, with neither BEGIN/ROLLBACK around it nor a switch of the connection's mode.
-    engine = create_engine(url, isolation_level="AUTOCOMMIT", pool_size=5, max_overflow=10)
+    psycopg_driver = make_url(url).get_dialect().driver == "psycopg"
+    engine = create_engine(
+        url,
+        isolation_level="AUTOCOMMIT",
+        pool_size=5,
+        max_overflow=10,
+        **({"pool_reset_on_return": None} if psycopg_driver else {}),
+    )
+    if psycopg_driver:
+
+        @event.listens_for(engine, "do_connect")
+        def _connect(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> PromptConnection:
+            return PromptConnection.connect(*cargs, **cparams)  # psycopg.connect, waits of our own
+
+        @event.listens_for(engine, "reset")
+        def _on_reset(dbapi_connection: Any, _record: Any, _state: Any) -> None:
+            # Back in the pool, a connection is rolled back only if it is still in a transaction:
+            # in autocommit next to none is, and the pool's unconditional rollback cost every request.
+            if dbapi_connection.info.transaction_status != TransactionStatus.IDLE:
+                dbapi_connection.rollback()
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:

@@ -8,7 +8,7 @@ import string
 import unicodedata
 from typing import Any
 
-from marshmallow import fields
+from marshmallow import Schema, fields
 from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
@@ -108,7 +108,20 @@ def _nesting(text: str) -> int:
 
 
 class StrictParser(FlaskParser):
-    """flask-smorest's argument parser with JSON bodies read by `strict_json`."""
+    """flask-smorest's argument parser with JSON bodies read by `strict_json`, and one instance of
+    each argument schema for every request (webargs makes a new one per request from a class)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._schemas: dict[type[Schema], Schema] = {}
+
+    def _get_schema(self, argmap: Any, req: Any) -> Schema:
+        if isinstance(argmap, type) and issubclass(argmap, Schema):
+            schema = self._schemas.get(argmap)
+            if schema is None:
+                schema = self._schemas[argmap] = argmap()
+            return schema
+        return super()._get_schema(argmap, req)
 
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
