@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from sqlalchemy import Connection, Engine, create_engine, event, make_url
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy import JSON, Connection, Engine, create_engine, event, make_url
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.sql.expression import ClauseElement
 
 from api.db.pg_waits import PromptConnection
 
@@ -128,3 +130,50 @@ def lone_statements(engine: Engine) -> Iterator[Connection]:
         return
     with engine.connect() as conn:
         yield conn.execution_options(**{LONE_OPTION: True})
+
+
+class DriverStatement:
+    """A Core statement compiled once for one database and run straight on a connection's driver
+    cursor, without SQLAlchemy's per-call work (which cost more than the database's own: ~60 µs a
+    statement against a 70 µs round trip). For the hottest statements only, and only where the
+    driver's own types are the answer (PostgreSQL: psycopg reads JSON and times itself; on SQLite,
+    JSON comes back as text). JSON parameters are sent as JSON text; None is SQL NULL."""
+
+    def __init__(self, engine: Engine, statement: ClauseElement) -> None:
+        self._dialect = engine.dialect
+        compiled: Any = statement.compile(dialect=engine.dialect)  # an SQLCompiler
+        self.sql = str(compiled)
+        self._order = list(compiled.positiontup or []) if compiled.positional else None
+        self._json = {name for name, bind in compiled.binds.items() if isinstance(bind.type, JSON)}
+        self._names: tuple[str, ...] | None = None
+
+    def first(self, driver: Any, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The first row as a dict (None without one), run on a driver connection (a pooled one, or
+        a Connection's own: `conn.connection`)."""
+        values = params
+        if self._json:
+            values = {
+                name: json.dumps(value) if name in self._json and value is not None else value
+                for name, value in params.items()
+            }
+        cursor = driver.cursor()
+        dbapi = self._dialect.loaded_dbapi
+        try:
+            cursor.execute(self.sql, [values[n] for n in self._order] if self._order is not None else values)
+            row = cursor.fetchone()
+            if row is None:
+                return None
+            if self._names is None:  # the same columns every time: read them once
+                self._names = tuple(column[0] for column in cursor.description)
+            return dict(zip(self._names, row, strict=True))
+        except dbapi.Error as error:
+            # As SQLAlchemy would have it: its own exception classes, and a dropped connection
+            # invalidated so the pool never hands it out again.
+            gone = self._dialect.is_disconnect(error, driver, cursor)
+            if gone:
+                driver.invalidate(error)
+            raise DBAPIError.instance(
+                self.sql, values, error, dbapi.Error, connection_invalidated=gone, dialect=self._dialect
+            ) from error
+        finally:
+            cursor.close()

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, bindparam, cast, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from api.db.engine import lone_statements, read_connection, write_transaction
+from api.db.engine import DriverStatement, lone_statements, read_connection, write_transaction
 from api.db.schema import events, game_tables
 from api.errors import ApiProblem, not_found
 from api.rules.errors import InvalidSetup, MalformedEvent, RuleError, say
@@ -181,6 +181,17 @@ class StaleVersion(ApiProblem):
         self.table = table
 
 
+class _DriverStatements:
+    """The hottest statements, compiled for this store's database (api.db.engine.DriverStatement)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.version = DriverStatement(engine, _VERSION)
+        self.postgresql = engine.dialect.name == "postgresql"
+        if self.postgresql:
+            self.row = DriverStatement(engine, _ROW)
+            self.advance_and_enter = DriverStatement(engine, _ADVANCE_AND_ENTER)
+
+
 class TableStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -254,26 +265,18 @@ class TableStore:
         """
         if not is_our_id(table_id):
             raise not_found(table_id)
-        sql, order = self._version_sql
         raw = self.engine.raw_connection()
         try:
-            cursor = raw.cursor()
-            try:
-                cursor.execute(sql, (table_id,) if order else {"table_id": table_id})
-                row = cursor.fetchone()
-            finally:
-                cursor.close()
+            row = self._driver.version.first(raw, {"table_id": table_id})
         finally:
             raw.close()
         if row is None:
             raise not_found(table_id)
-        return int(row[0])
+        return int(row["version"])
 
     @cached_property
-    def _version_sql(self) -> tuple[str, bool]:
-        """The version query as this database's driver takes it: (SQL, parameters by position)."""
-        compiled = _VERSION.compile(dialect=self.engine.dialect)
-        return str(compiled), bool(compiled.positional)
+    def _driver(self) -> _DriverStatements:
+        return _DriverStatements(self.engine)
 
     def log(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]]:
         """The full log, each entry marked with whether it is still in effect (not undone)."""
@@ -390,42 +393,45 @@ class TableStore:
                         return Appended(prior, table, replayed=True)
                     raise StaleVersion(table, expected_version)
                 game = require_game(table.game)
+                current = game.load(table.state)
                 try:
-                    refuse_unless_owner(game, game.load(table.state), table.players, event, holder)
-                    step = self._transition(conn, game, table, event)
+                    refuse_unless_owner(game, current, table.players, event, holder)
+                    step = self._transition(conn, game, table, current, event)
                 except (RuleError, ApiProblem):
                     if idempotency_key:  # a key used before for another request says so first
                         self._prior(conn, table_id, idempotency_key, digest)
                     raise
-            seq = table.version + 1
-            now = _now()
-            advanced = {
-                "b_id": table_id,
-                "b_expected": expected_version,
-                "b_version": seq,
-                "b_head": step.head_after,
-                "b_state": step.state,
-                "b_finished": step.finished,
-                "b_now": now,
-            }
-            game_step = step.kind == "game"
-            since = since_snapshot(row["head_since"], table.head, table.version) if game_step else None
-            entry = {
-                "table_id": table_id,
-                "seq": seq,
-                "kind": step.kind,
-                "payload": step.payload,
-                "undoes": step.undoes,
-                "prev_head": table.head,
-                "head_after": seq if step.kind == "game" else step.head_after,
-                # Only snapshots keep the state (api.tables.snapshots); undo entries never.
-                "state": step.state if since == 0 else None,
-                "since_snapshot": since,
-                "idempotency_key": idempotency_key,
-                "request_hash": digest,
-                "created_at": now,
-            }
-            self._store_step(advanced, entry)  # on PostgreSQL a trigger announces it (changes.py)
+                seq, now = table.version + 1, _now()
+                advanced = {
+                    "b_id": table_id,
+                    "b_expected": expected_version,
+                    "b_version": seq,
+                    "b_head": step.head_after,
+                    "b_state": step.state,
+                    "b_finished": step.finished,
+                    "b_now": now,
+                }
+                game_step = step.kind == "game"
+                since = since_snapshot(row["head_since"], table.head, table.version) if game_step else None
+                entry = {
+                    "table_id": table_id,
+                    "seq": seq,
+                    "kind": step.kind,
+                    "payload": step.payload,
+                    "undoes": step.undoes,
+                    "prev_head": table.head,
+                    "head_after": seq if step.kind == "game" else step.head_after,
+                    # Only snapshots keep the state (api.tables.snapshots); undo entries never.
+                    "state": step.state if since == 0 else None,
+                    "since_snapshot": since,
+                    "idempotency_key": idempotency_key,
+                    "request_hash": digest,
+                    "created_at": now,
+                }
+                if self._driver.postgresql:  # on the connection that read the row (one checkout)
+                    self._advance_and_enter(conn, advanced, entry)
+            if not self._driver.postgresql:
+                self._advance_then_enter(advanced, entry)
         except (_Conflict, IntegrityError):
             # Another append won the race. If it was this very request (same key), answer as a replay.
             with read_connection(self.engine) as conn:
@@ -450,12 +456,13 @@ class TableStore:
         with read_connection(self.engine) as conn:
             table = self._load(conn, table_id)
             game = require_game(table.game)
-            if secret_owner(game, game.load(table.state), event) is not None:
+            current = game.load(table.state)
+            if secret_owner(game, current, event) is not None:
                 holder = self._holder(conn, table_id, token) if token else None
-                refuse_unless_owner(game, game.load(table.state), table.players, event, holder)
+                refuse_unless_owner(game, current, table.players, event, holder)
             if expected_version is not None and expected_version != table.version:
                 raise StaleVersion(table, expected_version)
-            step = self._transition(conn, game, table, event, preview=True)
+            step = self._transition(conn, game, table, current, event, preview=True)
         return TableRow(
             **{
                 **table.__dict__,
@@ -468,20 +475,16 @@ class TableStore:
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _store_step(self, advanced: dict[str, Any], entry: dict[str, Any]) -> None:
-        """Move the table row on (only from the version the step was decided on) and add the log
-        entry, both or neither; _Conflict when another append got there first.
+    def _advance_and_enter(self, conn: Connection, advanced: dict[str, Any], entry: dict[str, Any]) -> None:
+        """PostgreSQL: move the table row on (only from the version the step was decided on) and
+        add the log entry in one statement, its own transaction: one round trip where BEGIN, UPDATE,
+        INSERT and COMMIT took four. _Conflict when another append got there first. A trigger on the
+        log announces the entry (api.tables.changes)."""
+        if self._driver.advance_and_enter.first(conn.connection, {**advanced, **_entry_binds(entry)}) is None:
+            raise _Conflict()
 
-        PostgreSQL does it in one statement, its own transaction: one round trip where BEGIN,
-        UPDATE, INSERT and COMMIT took four (under gevent each round trip also waits its turn
-        behind the other requests). SQLite cannot update inside WITH: a short write transaction.
-        """
-        if self.engine.dialect.name == "postgresql":
-            with lone_statements(self.engine) as conn:
-                stored = conn.execute(_ADVANCE_AND_ENTER, {**advanced, **_entry_binds(entry)}).first()
-            if stored is None:
-                raise _Conflict()
-            return
+    def _advance_then_enter(self, advanced: dict[str, Any], entry: dict[str, Any]) -> None:
+        """SQLite cannot update inside WITH: the same in a short write transaction."""
         with write_transaction(self.engine) as conn:
             if conn.execute(_ADVANCE, advanced).rowcount != 1:
                 raise _Conflict()
@@ -492,9 +495,11 @@ class TableStore:
         conn: Connection,
         game: Game,
         table: TableRow,
+        current: Any,
         event: Mapping[str, Any],
         preview: bool = False,
     ) -> Transition:
+        """What `event` does to `table`, whose state `current` is (loaded once by the caller)."""
         if is_undo(event):
             if set(event) != {"type"}:
                 raise MalformedEvent("undo-takes-no-fields", "An undo has no fields besides its type.")
@@ -503,7 +508,6 @@ class TableStore:
             undone = self._entry(conn, table.id, table.head)
             new_head = int(undone["prev_head"])  # the line of play: the head before the undone entry
             payload = dict(event)
-            current = game.load(table.state)
             # A finished game has shown its seed; reopening it must not let anyone predict what comes
             # next, so the future is drawn from a fresh secret seed, recorded in this undo entry.
             if table.finished and game.chance_seed(current) is not None:
@@ -513,7 +517,7 @@ class TableStore:
             state = game.dump(restored)
             finished = game.result(restored) is not None
             return Transition("undo", state, new_head, table.head, finished, payload)
-        next_state = step(game, game.load(table.state), event, preview)  # api.tables.secrecy
+        next_state = step(game, current, event, preview)  # api.tables.secrecy
         return Transition(
             "game",
             game.dump(next_state),
@@ -523,9 +527,8 @@ class TableStore:
             dict(event),
         )
 
-    @classmethod
-    def _load(cls, conn: Connection, table_id: str) -> TableRow:
-        return _row(cls._row_of(conn, table_id))
+    def _load(self, conn: Connection, table_id: str) -> TableRow:
+        return _row(self._row_of(conn, table_id))
 
     @staticmethod
     def _column(conn: Connection, table_id: str, column: Any) -> Any:
@@ -541,15 +544,17 @@ class TableStore:
             raise not_found(table_id)
         return row[0]
 
-    @classmethod
-    def _holder(cls, conn: Connection, table_id: str, token: str | None) -> int | None:
-        return cls._holder_of(cls._row_of(conn, table_id), token)
+    def _holder(self, conn: Connection, table_id: str, token: str | None) -> int | None:
+        return self._holder_of(self._row_of(conn, table_id), token)
 
-    @staticmethod
-    def _row_of(conn: Connection, table_id: str) -> Mapping[str, Any]:
+    def _row_of(self, conn: Connection, table_id: str) -> Mapping[str, Any]:
         if not is_our_id(table_id):
             raise not_found(table_id)  # never sent to the database (NUL, odd lengths …)
-        row = conn.execute(_ROW, {"table_id": table_id}).mappings().first()
+        row: Mapping[str, Any] | None
+        if self._driver.postgresql:  # the append's first statement: straight to the driver
+            row = self._driver.row.first(conn.connection, {"table_id": table_id})
+        else:
+            row = conn.execute(_ROW, {"table_id": table_id}).mappings().first()
         if row is None:
             raise not_found(table_id)
         return row
