@@ -12,7 +12,6 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from functools import cached_property
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, bindparam, cast, insert, select, update
@@ -181,20 +180,15 @@ class StaleVersion(ApiProblem):
         self.table = table
 
 
-class _DriverStatements:
-    """The hottest statements, compiled for this store's database (api.db.engine.DriverStatement)."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.version = DriverStatement(engine, _VERSION)
-        self.postgresql = engine.dialect.name == "postgresql"
-        if self.postgresql:
-            self.row = DriverStatement(engine, _ROW)
-            self.advance_and_enter = DriverStatement(engine, _ADVANCE_AND_ENTER)
-
-
 class TableStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # The hottest statements, straight to the driver (api.db.engine.DriverStatement): the poll's
+        # version query everywhere, the append's row read and compare-and-swap on PostgreSQL.
+        postgresql = engine.dialect.name == "postgresql"
+        self._version = DriverStatement(engine, _VERSION)
+        self._row = DriverStatement(engine, _ROW) if postgresql else None
+        self._cas = DriverStatement(engine, _ADVANCE_AND_ENTER) if postgresql else None
         # Called after each committed append (the live streams of this process listen to it).
         self.on_commit: Callable[[str, int], object] = lambda _table_id, _version: None
 
@@ -267,16 +261,12 @@ class TableStore:
             raise not_found(table_id)
         raw = self.engine.raw_connection()
         try:
-            row = self._driver.version.first(raw, {"table_id": table_id})
+            row = self._version.first(raw, {"table_id": table_id})
         finally:
             raw.close()
         if row is None:
             raise not_found(table_id)
         return int(row["version"])
-
-    @cached_property
-    def _driver(self) -> _DriverStatements:
-        return _DriverStatements(self.engine)
 
     def log(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]]:
         """The full log, each entry marked with whether it is still in effect (not undone)."""
@@ -428,9 +418,9 @@ class TableStore:
                     "request_hash": digest,
                     "created_at": now,
                 }
-                if self._driver.postgresql:  # on the connection that read the row (one checkout)
-                    self._advance_and_enter(conn, advanced, entry)
-            if not self._driver.postgresql:
+                if self._cas:  # PostgreSQL: on the connection that read the row
+                    self._advance_and_enter(conn, self._cas, advanced, entry)
+            if not self._cas:
                 self._advance_then_enter(advanced, entry)
         except (_Conflict, IntegrityError):
             # Another append won the race. If it was this very request (same key), answer as a replay.
@@ -475,12 +465,15 @@ class TableStore:
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _advance_and_enter(self, conn: Connection, advanced: dict[str, Any], entry: dict[str, Any]) -> None:
+    @staticmethod
+    def _advance_and_enter(
+        conn: Connection, statement: DriverStatement, advanced: dict[str, Any], entry: dict[str, Any]
+    ) -> None:
         """PostgreSQL: move the table row on (only from the version the step was decided on) and
         add the log entry in one statement, its own transaction: one round trip where BEGIN, UPDATE,
         INSERT and COMMIT took four. _Conflict when another append got there first. A trigger on the
         log announces the entry (api.tables.changes)."""
-        if self._driver.advance_and_enter.first(conn.connection, {**advanced, **_entry_binds(entry)}) is None:
+        if statement.first(conn.connection, {**advanced, **_entry_binds(entry)}) is None:
             raise _Conflict()
 
     def _advance_then_enter(self, advanced: dict[str, Any], entry: dict[str, Any]) -> None:
@@ -551,8 +544,8 @@ class TableStore:
         if not is_our_id(table_id):
             raise not_found(table_id)  # never sent to the database (NUL, odd lengths …)
         row: Mapping[str, Any] | None
-        if self._driver.postgresql:  # the append's first statement: straight to the driver
-            row = self._driver.row.first(conn.connection, {"table_id": table_id})
+        if self._row:  # the append's first statement: straight to the driver
+            row = self._row.first(conn.connection, {"table_id": table_id})
         else:
             row = conn.execute(_ROW, {"table_id": table_id}).mappings().first()
         if row is None:

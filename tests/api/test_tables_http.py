@@ -66,7 +66,10 @@ def test_stale_append_gets_409_with_the_current_table(client: FlaskClient) -> No
     assert log_length(client, t.id) == 1
 
 
-def test_retry_with_same_idempotency_key_is_applied_once(client: FlaskClient) -> None:
+def test_retry_with_same_idempotency_key_is_applied_once(any_db_client: FlaskClient) -> None:
+    """On PostgreSQL the reuse at the current version is refused by the unique key index inside the
+    append's one compare-and-swap statement (run on the driver): still a 422, nothing stored."""
+    client = any_db_client
     t = TableDriver.create(client, **four_players())
     first = t.post(reveal(4), key="tap-1")
     again = t.post(reveal(4), key="tap-1", version=0)
@@ -74,8 +77,11 @@ def test_retry_with_same_idempotency_key_is_applied_once(client: FlaskClient) ->
     assert first.get_json()["seq"] == again.get_json()["seq"] == 1
     assert again.get_json()["replayed"] is True
     assert log_length(client, t.id) == 1
-    reused = t.post(reveal(5), key="tap-1", version=1)
+    reused = t.post(reveal(5), key="tap-1", version=1)  # illegal now: refused before storing
     assert_problem(reused, 422, "idempotency-key-reused")
+    legal = t.post(die(3), key="tap-1", version=1)  # legal: the unique key index refuses it
+    assert_problem(legal, 422, "idempotency-key-reused")
+    assert log_length(client, t.id) == 1 and t.refresh()["version"] == 1
 
 
 def test_illegal_move_is_422_with_rule_and_detail_and_changes_nothing(client: FlaskClient) -> None:

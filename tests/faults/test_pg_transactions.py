@@ -1,12 +1,14 @@
 """PostgreSQL connections stay in autocommit and transactions say BEGIN themselves
-(api.db.engine): a transaction is still all or nothing, and a lone statement is stored at once."""
+(api.db.engine): a transaction is still all or nothing, a lone statement is stored at once, and a
+connection handed back to the pool inside a transaction is rolled back (the pool's reset does so
+only then)."""
 
 from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
 
-from api.db.engine import lone_statements, make_engine, read_connection, write_transaction
+from api.db.engine import TransactionStatus, lone_statements, make_engine, read_connection, write_transaction
 
 pytestmark = pytest.mark.postgres
 
@@ -49,3 +51,14 @@ def test_a_lone_statement_is_stored_at_once(engine: sa.Engine) -> None:
         assert _count(engine) == 1  # already committed: no transaction around it
         raise RuntimeError("what follows does not take it back")
     assert _count(engine) == 1
+
+
+def test_a_connection_returned_inside_a_transaction_is_rolled_back(engine: sa.Engine) -> None:
+    raw = engine.raw_connection()
+    raw.cursor().execute("BEGIN")
+    raw.cursor().execute("INSERT INTO kibitz_probe (n) VALUES (1)")
+    raw.close()  # back to the pool, BEGIN still open
+    with engine.connect() as conn:
+        driver = conn.connection.dbapi_connection
+        assert driver is not None and driver.info.transaction_status == TransactionStatus.IDLE
+    assert _count(engine) == 0
