@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -113,6 +114,7 @@ def _entry_binds(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {f"e_{name}": entry[name] for name in _ENTRY_COLUMNS}
 
 
+WRITTEN_ROWS_KEPT = 4096  # tables whose last written row each process keeps (a few KB each)
 _VERSION = select(game_tables.c.version).where(game_tables.c.id == bindparam("table_id"))
 _COLUMNS: dict[str, Any] = {}  # "read one column" statements, one per column, built on first use
 
@@ -189,6 +191,11 @@ class TableStore:
         self._version = DriverStatement(engine, _VERSION)
         self._row = DriverStatement(engine, _ROW) if postgresql else None
         self._cas = DriverStatement(engine, _ADVANCE_AND_ENTER) if postgresql else None
+        # The row as this process last wrote it, per table (bounded): a version never changes, so
+        # the next append naming it is decided without reading the row, and the compare-and-swap
+        # still refuses it if another process moved the table on meanwhile.
+        self._written: dict[str, Mapping[str, Any]] = {}
+        self._written_lock = threading.Lock()
         # Called after each committed append (the live streams of this process listen to it).
         self.on_commit: Callable[[str, int], object] = lambda _table_id, _version: None
 
@@ -371,7 +378,12 @@ class TableStore:
             # Read and decide outside any transaction: the compare-and-swap below stores the step
             # only if the table is still at the version it was decided on (else 409, as a race).
             with lone_statements(self.engine) as conn:
-                row = self._row_of(conn, table_id)  # one read: the table and its token hashes
+                known = self._written.get(table_id)
+                if known is not None and known["version"] == expected_version:
+                    row = known  # the version this process wrote last: no read
+                else:
+                    known = None
+                    row = self._row_of(conn, table_id)  # one read: the table and its token hashes
                 holder = self._holder_of(row, token)
                 table = _row(row)
                 if expected_version != table.version:
@@ -388,6 +400,10 @@ class TableStore:
                     refuse_unless_owner(game, current, table.players, event, holder)
                     step = self._transition(conn, game, table, current, event)
                 except (RuleError, ApiProblem):
+                    if known is not None:  # refused on the version it names: is it still current?
+                        fresh = self._load(conn, table_id)
+                        if fresh.version != expected_version:
+                            raise StaleVersion(fresh, expected_version) from None
                     if idempotency_key:  # a key used before for another request says so first
                         self._prior(conn, table_id, idempotency_key, digest)
                     raise
@@ -432,6 +448,19 @@ class TableStore:
                         return Appended(prior, table, replayed=True)
             raise StaleVersion(table, expected_version) from None
         self.on_commit(table_id, seq)
+        self._remember(
+            {
+                **row,
+                "version": seq,
+                "head": step.head_after,
+                "state": step.state,
+                "finished": step.finished,
+                "updated_at": now,
+                # The new head entry's distance to its snapshot (after an undo it is not needed:
+                # the next entry is a snapshot whatever it is, see since_snapshot).
+                "head_since": since,
+            }
+        )
         # The row as this transaction wrote it: no second read of the table.
         written = replace(
             table, version=seq, head=step.head_after, state=step.state, finished=step.finished, updated_at=now
@@ -464,6 +493,14 @@ class TableStore:
         )
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _remember(self, row: Mapping[str, Any]) -> None:
+        with self._written_lock:
+            written = self._written
+            written.pop(row["id"], None)  # re-inserted last: the oldest table goes first
+            written[row["id"]] = row
+            while len(written) > WRITTEN_ROWS_KEPT:
+                del written[next(iter(written))]
 
     @staticmethod
     def _advance_and_enter(
