@@ -89,7 +89,10 @@ class MagellanScoreRequestSchema(Schema):
         metadata={"description": "Winner of the last card: scores first (MG-10)"},
     )
     players = fields.List(
-        fields.Nested(MagellanScorePlayerSchema), required=True, validate=validate.Length(min=1, max=6)
+        fields.Nested(MagellanScorePlayerSchema),
+        required=True,
+        validate=validate.Length(min=3, max=6, error="Magellan is for 3 to 6 players (MG-3)."),
+        metadata={"description": "Every player in seat order; Magellan is for 3 to 6 players (MG-3)"},
     )
     stack = STACK
 
@@ -192,6 +195,7 @@ SCORE_EXAMPLE = {
             "pizarro": {"draws": [5, 6, 2, 8]},
         },
         {"name": "Blue", "ships": [{"explorer": "cook", "field": 3}], "money": [1, 2, 3, 4, 9]},
+        {"name": "Green", "money": []},
     ],
 }
 

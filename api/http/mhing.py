@@ -134,7 +134,12 @@ class PremiumSchema(Schema):
 class ScoreResultSchema(Schema):
     wins = fields.Boolean(required=True, metadata={"description": "The hand goes out (MH-5, MH-7)"})
     reason_code = fields.String(
-        allow_none=True, required=True, metadata={"description": "`wrong-card-count` or `no-reading`"}
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "`wrong-card-count`, `no-reading`, or `nothing-fits-on-discard` (the exceptional "
+            "hand, MH-7, never goes out on a discard: MH-3)"
+        },
     )
     reason = fields.String(allow_none=True, required=True, metadata={"description": "Why it does not go out"})
     cards = fields.Integer(strict=True, required=True, metadata={"description": "Cards besides flowers"})
@@ -145,6 +150,16 @@ class ScoreResultSchema(Schema):
     flowers = fields.List(fields.String(), required=True)
     discard = fields.Boolean(required=True)
     hand = fields.Dict(required=True, metadata={"description": "The hand as understood, in MH-10 notation"})
+
+
+class WaitsRequestSchema(HandSchema):
+    discard = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Only cards that complete the hand as another player's discard: the exceptional "
+            "hand (MH-7) is then never a wait (MH-3)"
+        },
+    )
 
 
 class WaitSchema(Schema):
@@ -159,6 +174,12 @@ class WaitSchema(Schema):
     total_premiums = fields.Integer(strict=True, required=True)
     points = fields.Integer(strict=True, required=True)
     reading = fields.Nested(ReadingSchema, required=True)
+    on_discard = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "It also completes the hand as a discard (false for the exceptional hand, MH-3)"
+        },
+    )
 
 
 class WaitsResultSchema(Schema):
@@ -202,6 +223,18 @@ class ClaimSchema(Schema):
     )
 
 
+class ClaimRequestSchema(ClaimSchema):
+    hand = fields.Nested(
+        HandSchema,
+        load_default=None,
+        metadata={
+            "description": "Only with `out`: the claimant's hand with the discard in it. Checked: the "
+            "discard must complete it, and the exceptional hand (MH-7) never goes out on a discard "
+            "(MH-3) — refused as `nothing-fits-on-discard`"
+        },
+    )
+
+
 class ClaimsRequestSchema(Schema):
     discarder = fields.Integer(
         strict=True, required=True, metadata={"description": "Seat of the player who discarded"}
@@ -212,7 +245,7 @@ class ClaimsRequestSchema(Schema):
         validate=validate.Range(min=2, max=6),
         metadata={"description": "Number of players"},
     )
-    claims = fields.List(fields.Nested(ClaimSchema), load_default=list)
+    claims = fields.List(fields.Nested(ClaimRequestSchema), load_default=list)
 
 
 class ClaimsResultSchema(Schema):
@@ -268,7 +301,7 @@ class Score(MethodView):
 
 @blp.route("/waits")
 class Waits(MethodView):
-    @blp.arguments(HandSchema, example=WAITS_EXAMPLE)
+    @blp.arguments(WaitsRequestSchema, example=WAITS_EXAMPLE)
     @blp.response(200, WaitsResultSchema)
     @blp.alt_response(
         422,
@@ -282,7 +315,7 @@ class Waits(MethodView):
         every card that would complete it, with the points each would give (MH-5 … MH-8) and how many
         copies are still unseen.
         """
-        return waits_json(_hand(body))
+        return waits_json(_hand(body, body["discard"]))
 
 
 @blp.route("/points")

@@ -133,7 +133,7 @@ class Referee:
             "replay_dumps": self._replay_dumps,
             # The stateless helpers the screens use while a hand or an end score is typed in.
             "mhing.score": lambda r: score_json(score_hand(_mhing_hand(r["body"], r["body"]["discard"]))),
-            "mhing.waits": lambda r: waits_json(_mhing_hand(r["body"])),
+            "mhing.waits": lambda r: waits_json(_mhing_hand(r["body"], r["body"].get("discard", False))),
             "mhing.claims": lambda r: resolve_json(**r["body"]),
             "magellan.score": lambda r: score_position(r["body"]),
             "magellan.odds": _pizarro_odds,

@@ -155,7 +155,7 @@ def test_mg10_and_mg11_examples_through_table_events(client: FlaskClient) -> Non
 def test_mg10_and_mg11_examples_through_the_stateless_endpoint(client: FlaskClient) -> None:
     body = client.post("/api/magellan/score", json=SCORE_EXAMPLE).get_json()
     red = body["scores"][0]
-    assert body["scoring_order"] == [1, 0]
+    assert body["scoring_order"] == [1, 2, 0]
     assert red["magellan"]["points"] == 34 and red["before_pizarro"] == 36
     assert red["by_explorer"] == {
         "columbus": 0,
@@ -166,7 +166,7 @@ def test_mg10_and_mg11_examples_through_the_stateless_endpoint(client: FlaskClie
         "cook": 0,
     }
     assert red["pizarro"]["sum"] == 21 and red["pizarro"]["points"] == 0 and red["total"] == 36
-    assert [(r["name"], r["score"]) for r in body["ranking"]] == [("Blue", 52), ("Red", 36)]
+    assert [(r["name"], r["score"]) for r in body["ranking"]] == [("Blue", 52), ("Red", 36), ("Green", 0)]
     # Stopping after 5, 6, 2 would have given 49 (MG-11 Example).
     stopped = copy.deepcopy(SCORE_EXAMPLE)
     stopped["players"][0]["pizarro"] = {"draws": [5, 6, 2]}

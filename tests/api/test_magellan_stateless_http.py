@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from flask.testing import FlaskClient
 
 from api.rules.magellan.powers import POWERS
 from api.rules.magellan.sheet import blank_sheet
+from api.rules.referee import Referee
 from tests.api.table_client import TableDriver
 
 
@@ -32,7 +36,11 @@ def test_games_serve_magellans_powers_as_the_engine_reads_them(client: FlaskClie
 def test_score_refuses_incomplete_sheets_and_impossible_positions(client: FlaskClient) -> None:
     body = {
         "board_sheet": blank_sheet(),
-        "players": [{"name": "Red", "ships": [{"explorer": "cook", "field": 1}]}],
+        "players": [
+            {"name": "Red", "ships": [{"explorer": "cook", "field": 1}]},
+            {"name": "Blue"},
+            {"name": "Tan"},
+        ],
     }
     response = client.post("/api/magellan/score", json=body)
     assert response.status_code == 422 and response.mimetype == "application/problem+json"
@@ -40,9 +48,27 @@ def test_score_refuses_incomplete_sheets_and_impossible_positions(client: FlaskC
     assert problem["code"] == "board-sheet-incomplete" and "Cook side A field I: crowns" in problem["detail"]
     body["players"][0]["ships"] = [{"explorer": "cook", "field": 4}]
     assert client.post("/api/magellan/score", json=body).status_code == 422
-    bad_sheet = {"board_sheet": {"explorers": {"nobody": {}}}, "players": [{"name": "Red"}]}
+    bad_sheet = {
+        "board_sheet": {"explorers": {"nobody": {}}},
+        "players": [{"name": n} for n in ("Red", "Blue", "Tan")],
+    }
     response = client.post("/api/magellan/score", json=bad_sheet)
     assert response.status_code == 422 and response.get_json()["code"] == "invalid-board-sheet"
+
+
+@pytest.mark.parametrize("count", [1, 2, 7])
+def test_score_refuses_a_player_count_magellan_is_not_for(client: FlaskClient, count: int) -> None:
+    """Magellan is for 3 to 6 players (MG-3): the stateless score refuses 1, 2 or 7, citing the rule,
+    and so does the phone's own referee (the same rules, asked as the app asks them)."""
+    body = {"board_sheet": blank_sheet(), "players": [{"name": f"P{i}"} for i in range(count)]}
+    response = client.post("/api/magellan/score", json=body)
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    problem = response.get_json()
+    assert "3 to 6 players" in problem["detail"] and "MG-3" in problem["detail"]
+    answer = json.loads(Referee().handle(json.dumps({"op": "magellan.score", "body": body})))
+    assert (
+        not answer["ok"] and answer["error"]["code"] == "player-count" and answer["error"]["rule"] == "MG-3"
+    )
 
 
 def test_score_with_a_simulated_pizarro_draw(client: FlaskClient) -> None:
@@ -57,6 +83,7 @@ def test_score_with_a_simulated_pizarro_draw(client: FlaskClient) -> None:
                 "pizarro": {"simulate": {"seed": 9, "count": 2}},
             },
             {"name": "Blue"},
+            {"name": "Tan"},
         ],
     }
     first = client.post("/api/magellan/score", json=body).get_json()

@@ -384,3 +384,44 @@ def test_a_long_game_shows_the_latest_rounds_and_where_the_rest_is(live_server: 
     expect(page.get_by_test_id("rounds-played")).to_have_text("8 rounds played")
     records = requests.get(f"{live_server}/api/tables/{table.id}/export", timeout=5).json()
     assert len(records["events"]) == 9  # eight rounds and the end: the whole history
+
+
+def test_nothing_fits_is_refused_on_a_discard_by_the_phones_referee(live_server: str, new_phone: Any) -> None:
+    """MH-3 Decision: the exceptional hand (MH-7) never goes out on a discard. The entry screen says
+    why (with the rule) and offers no record; the same answer comes from the phone's own referee with
+    the network cut; from the stack the hand is recorded and everyone pays single (MH-9)."""
+    table = _api_table(live_server, ["Eva", "Tom", "Ann"], settlement=2)
+    page = new_phone()
+    page.goto(table.link)
+    expect(page.get_by_test_id("sync-badge")).to_have_attribute("data-referee", "local", timeout=30_000)
+    page.context.set_offline(True)
+    tap(page, "went-out")
+    tap(page, "winner-0")
+    tap(page, "discarder-1")
+    for tab, cards in (
+        ("tab-b", ["b1", "b4", "b7"]),
+        ("tab-c", ["c1", "c4"]),
+        ("tab-k", ["k1", "k4"]),
+        ("tab-h", ["we", "ws", "ww", "wn", "dr", "dg", "dw"]),
+    ):
+        tap(page, tab)
+        for card in cards:
+            tap(page, f"pick-{card}")
+    expect(page.get_by_test_id("card-count")).to_have_attribute("data-count", "14")
+    reason = page.get_by_test_id("breakdown-reason")
+    expect(reason).to_have_attribute("data-code", "nothing-fits-on-discard")
+    expect(reason).to_contain_text("only with a card from the stack (MH-3)")
+    expect(page.get_by_test_id("why-reason")).to_have_attribute("href", "rules/mhing.en.html#MH-3")
+    expect(page.get_by_test_id("record-hand")).to_be_disabled()
+    page.context.set_offline(False)
+    assert table.refresh()["version"] == 0  # nothing was recorded
+
+    # From the stack it goes out: 8 premiums, 64 points, each other player pays 64 (MH-9).
+    tap(page, "change-winner")
+    tap(page, "winner-0")
+    tap(page, "from-stack")
+    expect(page.get_by_test_id("card-count")).to_have_attribute("data-count", "14")  # the hand is kept
+    expect(page.get_by_test_id("breakdown-total")).to_have_attribute("data-points", "64")
+    tap(page, "record-hand")
+    confirm(page)
+    scores(page, 628, 436, 436)

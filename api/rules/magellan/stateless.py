@@ -14,12 +14,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from api.rules.common.setup import player_count
 from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
 from api.rules.magellan.chance import shuffled
 from api.rules.magellan.constants import (
     CARDS_PER_EXPLORER,
     EXPLORER_NAMES,
     FULL_MONEY,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     MONEY_VALUES,
     PIZARRO_LIMIT,
     ROMAN,
@@ -120,12 +123,16 @@ def simulate_draws(stack: Mapping[int, int], seed: int, count: int) -> tuple[int
 
 
 def score_position(body: Mapping[str, Any]) -> JSON:
+    raw_players = body["players"]
+    try:  # Magellan is for 3 to 6 players (MG-3): a position with fewer cannot be scored either
+        player_count(raw_players, "Magellan", MIN_PLAYERS, MAX_PLAYERS, "MG-3", cite_rule=True)
+    except InvalidSetup as error:
+        raise IllegalMove(error.code, error.detail, error.rule) from None
     try:
         sheet = parse_sheet(body.get("board_sheet"))
     except InvalidSetup as error:
         raise MalformedEvent(error.code, error.detail, error.rule) from None
     sides = side_map(body.get("sides") or {})
-    raw_players = body["players"]
     first_seat = int(body.get("first_seat", 0))
     if not 0 <= first_seat < len(raw_players):
         raise MalformedEvent(

@@ -3,6 +3,9 @@
 Going out beats a triplet, a triplet beats a sequence; among equal claims the claimant nearest
 after the discarder in seat order wins. The claimant takes the turn and the players sitting between
 the discarder and the claimant are skipped. With no claim the next player simply draws.
+
+A claim to go out may carry the claimant's hand, the discard included: it is then checked that the
+discard really completes it — never the exceptional hand, which no discard completes (MH-3, MH-7).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from api.rules.errors import IllegalMove, MalformedEvent, say, term
+from api.rules.mhing.hand import hand_from_json
+from api.rules.mhing.scoring import NOTHING_FITS_ON_DISCARD, score_hand
 
 KINDS = ("out", "triplet", "sequence")  # strongest first (MH-4)
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -76,8 +81,29 @@ def parse_claims(discarder: Any, seats: Any, claims: Any) -> tuple[int, int, tup
                 say("Seat {seat} claims twice; one claim per player (MH-4).", seat=seat),
                 "MH-4",
             )
+        if raw.get("hand") is not None:
+            _check_going_out(seat, str(kind), raw["hand"])
         parsed.append(Claim(seat, str(kind)))
     return who, seats, tuple(parsed)
+
+
+def _check_going_out(seat: int, kind: str, hand: Any) -> None:
+    """A claim to go out with its hand (discard included): the discard must complete it (MH-3, MH-4)."""
+    if kind != "out":
+        raise MalformedEvent(
+            "hand-only-when-going-out", "Only a claim to go out carries the claimant's hand (MH-4).", "MH-4"
+        )
+    score = score_hand(hand_from_json(hand, discard=True))
+    if score.wins:
+        return
+    code = (
+        NOTHING_FITS_ON_DISCARD if score.reason_code == NOTHING_FITS_ON_DISCARD else "claim-does-not-go-out"
+    )
+    raise IllegalMove(
+        code,
+        say("Seat {seat} cannot go out on this discard: {reason}", seat=seat, reason=score.reason),
+        "MH-3" if code == NOTHING_FITS_ON_DISCARD else "MH-4",
+    )
 
 
 def resolve(discarder: int, seats: int, claims: Sequence[Claim]) -> Resolution:

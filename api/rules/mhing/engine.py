@@ -14,7 +14,7 @@ from typing import Any
 from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.mhing import events
 from api.rules.mhing.hand import hand_from_json
-from api.rules.mhing.scoring import score_hand, score_json
+from api.rules.mhing.scoring import NOTHING_FITS_ON_DISCARD, score_hand, score_json
 from api.rules.mhing.settlement import settle
 from api.rules.mhing.state import RECENT_ROUNDS, MhingState, Round
 
@@ -49,6 +49,8 @@ def _won(state: MhingState, event: Mapping[str, Any], kind: str) -> MhingState:
                 "MH-9",
             )
         score = score_hand(hand_from_json(raw, discard=discarder is not None))
+        if score.reason_code == NOTHING_FITS_ON_DISCARD and score.reason:  # MH-3 Decision, MH-7
+            raise IllegalMove(NOTHING_FITS_ON_DISCARD, score.reason, "MH-3")
         if not score.wins:
             raise IllegalMove(
                 "not-a-winning-hand", say("This hand does not go out: {reason}", reason=score.reason), "MH-5"

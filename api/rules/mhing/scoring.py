@@ -3,7 +3,7 @@
 A hand that does not go out is answered with why (`wins` false, `reason_code`, `reason`), not
 refused: the app asks while the player is still typing. Whether the last card was a discard does not
 change the premiums; it is carried through for the settlement (MH-9 variant 2: the discarder pays
-double).
+double). It decides one thing: the exceptional hand (MH-7) never goes out on a discard (MH-3).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from api.rules.errors import say
 from api.rules.mhing import blocks, premiums
 from api.rules.mhing.cards import JOKER, KIND_COUNT, KIND_INDEX, KINDS
 from api.rules.mhing.exceptional import HAND_SIZE, NothingFits, nothing_fits
@@ -19,6 +20,7 @@ from api.rules.mhing.premiums import Premium
 from api.rules.mhing.search import Reading, best_reading
 
 JSON = dict[str, Any]
+NOTHING_FITS_ON_DISCARD = "nothing-fits-on-discard"
 ReadingKind = Literal["groups-and-pair", "nothing-fits"]
 
 
@@ -207,6 +209,13 @@ def score_hand(hand: Hand) -> Score:
     # most one of a set of distinct cards 3 apart, so five blocks would hold at most five of the
     # (at least eight) natural cards. Only a hand without a reading needs the MH-7 check.
     special = nothing_fits(counts, jokers) if not laid else None
+    if special is not None and hand.discard:
+        # MH-3 Decision: the exceptional hand has no group and no pair, so no discard can complete it.
+        why = say(
+            "The exceptional hand (MH-7) has no group and no pair, so a discard cannot complete it: it "
+            "goes out only with a card from the stack, and nobody pays as the discarder (MH-3)."
+        )
+        return Score(hand, False, NOTHING_FITS_ON_DISCARD, why)
     if special is not None:
         return Score(hand, True, special=special, counts=frozen)
     return Score(

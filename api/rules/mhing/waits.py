@@ -3,7 +3,9 @@
 Each wait gives the points the completed hand would score (MH-5 … MH-8) and how many copies of the
 card are not in the hand (`copies_left`). A joker is listed as `jk` when it completes the hand (it
 then stands for whatever scores best, MH-5). A card whose four copies are all in the hand cannot
-come any more and is not listed (only a joker can be a fifth copy, MH-5 Decision).
+come any more and is not listed (only a joker can be a fifth copy, MH-5 Decision). A wait that
+completes the exceptional hand (MH-7) does so only from the stack (MH-3 Decision): `on_discard` says
+which waits a discard can complete, and a hand asked about as a discard lists only those.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ def waits_json(hand: Hand) -> JSON:
                 "total_premiums": w.score.total_premiums,
                 "points": w.score.points,
                 "reading": score_json(w.score)["reading"],
+                "on_discard": w.score.special is None,  # MH-3 Decision: never the exceptional hand
             }
             for w in found
         ],

@@ -37,9 +37,10 @@ export function scoreHand(hand, discard) {
   return post("score", { ...hand, discard: !!discard });
 }
 
-/** POST /api/mhing/waits: for 13 cards, every card that completes the hand. */
-export function waitsFor(hand) {
-  return post("waits", hand);
+/** POST /api/mhing/waits: for 13 cards, every card that completes the hand (as a discard: never
+ * the exceptional hand, MH-3). */
+export function waitsFor(hand, discard) {
+  return post("waits", { ...hand, discard: !!discard });
 }
 
 /** POST /api/mhing/claims: who takes a discard (MH-4). */

@@ -185,7 +185,8 @@ export function createHandView(act) {
       parts.push(scoreView(score));
     } else {
       parts.push(title(t("mhing.breakdown")));
-      const why = score.reason_code === "no-reading" ? [" ", whyLink("MH-5", "why-reason")] : null;
+      const rule = { "no-reading": "MH-5", "nothing-fits-on-discard": "MH-3" }[score.reason_code];
+      const why = rule ? [" ", whyLink(rule, "why-reason")] : null;
       parts.push(h("p", { class: "mh-reason", testid: "breakdown-reason", "data-code": score.reason_code || "" }, reasonText(score), why));
       if (s.waits) parts.push(waitsView(s.waits, (card) => act.add(card)));
     }

@@ -68,9 +68,10 @@ export function createScreen(container, ctl) {
     const key = D.handKey(d);
     const count = D.cardCount(d);
     try {
+      const discard = d.discarder !== null && d.discarder !== undefined;
       const [score, waits] = await Promise.all([
-        scoreHand(hand, d.discarder !== null && d.discarder !== undefined),
-        count === 13 ? waitsFor(hand).catch(() => null) : Promise.resolve(null),
+        scoreHand(hand, discard),
+        count === 13 ? waitsFor(hand, discard).catch(() => null) : Promise.resolve(null),
       ]);
       if (mine !== seq) return;
       ui.live = { status: "done", key, score, waits };
