@@ -11,7 +11,9 @@ from flask_smorest import Api
 
 from api.config import database_url_from_env
 from api.db.engine import make_engine
-from api.http import games, health, magellan, mahe, mhing, records, sheets, stream, tables
+from api.groups.history import FactsCache
+from api.groups.store import GroupStore
+from api.http import games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
 from api.http.bundle import blp as bundle_blueprint
 from api.http.context import SHEETS_KEY, STORE_KEY
 from api.http.limits import install_rate_limits
@@ -105,6 +107,8 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     app.extensions[STORE_KEY] = TableStore(engine)
     install_change_feed(app, url)
     app.extensions[SHEETS_KEY] = SheetStore(engine)
+    app.extensions[groups.GROUPS_KEY] = GroupStore(engine, app.extensions[STORE_KEY])
+    app.extensions[groups.FACTS_KEY] = FactsCache()
 
     register_path_converter(app)
     api = KibitzApi(app)
@@ -118,6 +122,10 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         "seatToken",
         {"type": "http", "scheme": "bearer", "description": "One seat's token from the table's creation"},
     )
+    api.spec.components.security_scheme(
+        "groupToken",
+        {"type": "http", "scheme": "bearer", "description": "The group's edit token from its creation"},
+    )
     blueprints = [
         health.blp,
         games.blp,
@@ -128,6 +136,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         magellan.blp,
         mhing.blp,
         sheets.blp,
+        groups.blp,
     ]
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
@@ -142,7 +151,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         resources={r"/api/*": {"origins": "*"}},
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
         expose_headers=["ETag", "Retry-After"],
-        methods=["GET", "POST", "PUT", "OPTIONS"],
+        methods=["GET", "POST", "PUT", "PATCH", "OPTIONS"],
         max_age=600,
     )
     app.register_blueprint(bundle_blueprint)

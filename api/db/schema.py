@@ -80,3 +80,27 @@ board_sheets = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
+
+# A group (family, club): its players, and the tables it played with which player in which seat.
+player_groups = Table(
+    "player_groups",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("players", JSON, nullable=False),  # [{id, name, colour, emoji}], in the order they joined
+    Column("edit_token_hash", String(64), nullable=False),
+    Column("version", Integer, nullable=False, default=1),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+group_tables = Table(
+    "group_tables",
+    metadata,
+    Column("group_id", String(32), ForeignKey("player_groups.id", ondelete="CASCADE"), primary_key=True),
+    Column("table_id", String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seats", JSON, nullable=False),  # the group player id in each seat
+    # Given up unfinished: kept in the history, left out of the statistics.
+    Column("abandoned", Boolean, nullable=False, default=False, server_default=false()),
+    Column("added_at", DateTime(timezone=True), nullable=False),
+)

@@ -1,0 +1,519 @@
+"""Groups over HTTP: players kept between games, the tables they played, history and statistics.
+
+A group is read with its id alone (the read link) and changed with its edit token (the join link),
+as a table is. History and statistics are computed from the tables' recorded logs.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Response, current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from api.errors import ApiProblem
+from api.groups.history import FactsCache, Played, head_to_head, history, progress, statistics
+from api.groups.store import GroupRow, GroupStore, Membership
+from api.http.context import bearer_token, store
+from api.http.limits import guard_creation, guard_token
+from api.tables.record import build_record, spreadsheet_safe
+
+blp = Blueprint("groups", __name__, url_prefix="/api/groups", description="Groups: players between games")
+
+GROUPS_KEY = "kibitz.groups"
+FACTS_KEY = "kibitz.group-facts"
+GAME_NAMES = ("mahe", "magellan", "mhing")
+GROUP_SECURITY = [{"groupToken": []}]
+
+
+def groups() -> GroupStore:
+    return current_app.extensions[GROUPS_KEY]  # type: ignore[no-any-return]
+
+
+def _played(group: GroupRow) -> list[Played]:
+    cache: FactsCache = current_app.extensions[FACTS_KEY]
+    return [cache.played(store(), m) for m in groups().memberships(group.id)]
+
+
+class GroupPlayerSchema(Schema):
+    id = fields.String(
+        load_default=None,
+        validate=validate.Length(max=16),
+        metadata={"description": "Given by the server; send it back to keep the player (omit for a new one)"},
+    )
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    colour = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=20),
+        metadata={"description": "e.g. `red`"},
+    )
+    emoji = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=8),
+        metadata={"description": "An emoji or initials shown with the name"},
+    )
+
+
+class GroupPlayerOutSchema(GroupPlayerSchema):
+    id = fields.String(required=True)
+
+
+GROUP_NAME = fields.String(required=True, validate=validate.Length(min=1, max=80))
+
+
+class GroupCreateSchema(Schema):
+    name = GROUP_NAME
+    players = fields.List(
+        fields.Nested(GroupPlayerSchema), load_default=list, validate=validate.Length(max=60)
+    )
+
+
+class GroupUpdateSchema(GroupCreateSchema):
+    expected_version = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+
+
+class LastSeatingSchema(Schema):
+    game = fields.String(required=True)
+    table_id = fields.String(required=True)
+    seats = fields.List(fields.String(), required=True, metadata={"description": "Group player id per seat"})
+    players = fields.List(
+        fields.Dict(), required=True, metadata={"description": "The players as set up then"}
+    )
+
+
+class GroupSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    players = fields.List(fields.Nested(GroupPlayerOutSchema), required=True)
+    version = fields.Integer(strict=True, required=True)
+    tables = fields.Integer(
+        strict=True, required=True, metadata={"description": "Tables played in the group"}
+    )
+    last_seating = fields.List(
+        fields.Nested(LastSeatingSchema),
+        required=True,
+        metadata={"description": "Per game, the seats and colours of the group's latest table of it"},
+    )
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+
+
+class CreatedGroupSchema(Schema):
+    id = fields.String(required=True)
+    edit_token = fields.String(required=True, metadata={"description": "Needed to change the group"})
+    join_path = fields.String(required=True, metadata={"description": "The link that may change the group"})
+    read_path = fields.String(required=True, metadata={"description": "The link that only reads it"})
+    group = fields.Nested(GroupSchema, required=True)
+
+
+class AddTableSchema(Schema):
+    table_id = fields.String(required=True)
+    table_token = fields.String(required=True, metadata={"description": "The table's write token"})
+    seats = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "The group player id in each seat, in seat order"},
+    )
+
+
+class MembershipSchema(Schema):
+    table_id = fields.String(required=True)
+    seats = fields.List(fields.String(), required=True)
+    abandoned = fields.Boolean(required=True)
+    added_at = fields.DateTime(required=True)
+
+
+class AbandonSchema(Schema):
+    abandoned = fields.Boolean(
+        required=True, metadata={"description": "Given up unfinished: kept, not counted"}
+    )
+
+
+class HistoryQuerySchema(Schema):
+    game = fields.String(load_default=None, validate=validate.OneOf(GAME_NAMES))
+    player = fields.String(load_default=None, metadata={"description": "A group player id"})
+
+
+class HistoryPlayerSchema(Schema):
+    seat = fields.Integer(strict=True, required=True)
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    score = fields.Integer(strict=True, allow_none=True, required=True)
+    winner = fields.Boolean(required=True)
+
+
+class HistoryEntrySchema(Schema):
+    table_id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "`finished`, `playing` or `abandoned`"})
+    started_at = fields.DateTime(required=True)
+    last_entry_at = fields.DateTime(required=True)
+    duration_seconds = fields.Integer(
+        strict=True, required=True, metadata={"description": "Start to last entry"}
+    )
+    players = fields.List(fields.Nested(HistoryPlayerSchema), required=True)
+    winners = fields.List(fields.String(), required=True, metadata={"description": "Group player ids"})
+    record_path = fields.String(allow_none=True, required=True, metadata={"description": "Verifiable record"})
+    bgstats_path = fields.String(allow_none=True, required=True)
+    table_path = fields.String(required=True)
+
+
+class HistorySchema(Schema):
+    entries = fields.List(fields.Nested(HistoryEntrySchema), required=True)
+
+
+class StatsQuerySchema(Schema):
+    game = fields.String(load_default=None, validate=validate.OneOf(GAME_NAMES))
+
+
+class PlayerStatsSchema(Schema):
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    games = fields.Integer(strict=True, required=True)
+    wins = fields.Integer(strict=True, required=True)
+    win_rate = fields.Float(required=True)
+    by_game = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(),
+        required=True,
+        metadata={
+            "description": "Per game: games, wins, win_rate, average_score, best_score; Mahé: eggs, "
+            "eggs_per_game, busts, moves, beaches; Magellan: points_by_source, explorers_won; Mhing: "
+            "hands_won, hand_points, biggest_hand, premiums (most frequent first)"
+        },
+    )
+
+
+class StatsSchema(Schema):
+    players = fields.List(fields.Nested(PlayerStatsSchema), required=True)
+    games = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
+    counted_tables = fields.Integer(strict=True, required=True)
+
+
+class HeadToHeadQuerySchema(Schema):
+    a = fields.String(required=True)
+    b = fields.String(required=True)
+
+
+class HeadToHeadSchema(Schema):
+    a = fields.String(required=True)
+    b = fields.String(required=True)
+    a_name = fields.String(allow_none=True, required=True)
+    b_name = fields.String(allow_none=True, required=True)
+    games = fields.Integer(strict=True, required=True)
+    a_wins = fields.Integer(strict=True, required=True)
+    b_wins = fields.Integer(strict=True, required=True)
+    a_ahead = fields.Integer(strict=True, required=True)
+    b_ahead = fields.Integer(strict=True, required=True)
+    level = fields.Integer(strict=True, required=True)
+
+
+class ProgressSchema(Schema):
+    table_id = fields.String(required=True)
+    game = fields.String(required=True)
+    lines = fields.List(
+        fields.List(fields.Integer(strict=True)),
+        required=True,
+        metadata={"description": "Per seat, the score after each move (Mahé) or round (Mhing)"},
+    )
+
+
+class MembershipEntrySchema(Schema):
+    table_id = fields.String(required=True)
+    seats = fields.List(fields.String(), required=True)
+    abandoned = fields.Boolean(required=True)
+
+
+class GroupExportSchema(Schema):
+    format = fields.String(required=True, metadata={"description": "`kibitz-group/1`"})
+    exported_at = fields.String(required=True)
+    group = fields.Nested(GroupSchema, required=True)
+    memberships = fields.List(fields.Nested(MembershipEntrySchema), required=True)
+    history = fields.List(fields.Nested(HistoryEntrySchema), required=True)
+    statistics = fields.Nested(StatsSchema, required=True)
+    records = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "Each finished table's record, as /export gives it"},
+    )
+
+
+def group_view(group: GroupRow, memberships: list[Membership] | None = None) -> dict[str, Any]:
+    if memberships is None:
+        memberships = groups().memberships(group.id)
+    latest: dict[str, dict[str, Any]] = {}
+    for membership in memberships:  # oldest first: the last one of each game stays
+        table = store().get(membership.table_id)
+        latest[table.game] = {
+            "game": table.game,
+            "table_id": table.id,
+            "seats": membership.seats,
+            "players": table.players,
+        }
+    return {
+        "id": group.id,
+        "name": group.name,
+        "players": group.players,
+        "version": group.version,
+        "tables": len(memberships),
+        "last_seating": list(latest.values()),
+        "created_at": group.created_at,
+        "updated_at": group.updated_at,
+    }
+
+
+@blp.route("")
+class Groups(MethodView):
+    @blp.arguments(
+        GroupCreateSchema, example={"name": "Friday club", "players": [{"name": "Ann", "colour": "red"}]}
+    )
+    @blp.response(201, CreatedGroupSchema)
+    @blp.doc(operationId="createGroup")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Bad name or players")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Start a group
+
+        A family or a club: its players (name, colour, emoji or initials), kept between games. Keep
+        the edit token (share it as the join link); the id alone reads the group (the read link).
+        """
+        guard_creation()
+        group, token = groups().create(body["name"], body["players"])
+        return {
+            "id": group.id,
+            "edit_token": token,
+            "join_path": f"/#/g/{group.id}?k={token}",
+            "read_path": f"/#/g/{group.id}",
+            "group": group_view(group, []),
+        }
+
+
+@blp.route("/<string:group_id>")
+class GroupResource(MethodView):
+    @blp.doc(operationId="getGroup")
+    @blp.response(200, GroupSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    def get(self, group_id: str) -> dict[str, Any]:
+        """Read a group
+
+        Its players, how many tables it played, and per game the seats of its latest table there (so
+        the next setup can offer the same seats and colours).
+        """
+        return group_view(groups().get(group_id))
+
+    @blp.doc(operationId="updateGroup", security=GROUP_SECURITY)
+    @blp.arguments(GroupUpdateSchema, example={"name": "Friday club", "players": [], "expected_version": 1})
+    @blp.response(200, GroupSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No edit token")
+    @blp.alt_response(403, response="FORBIDDEN", description="Wrong edit token")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    @blp.alt_response(409, response="CONFLICT", description="`stale-version`: changed meanwhile")
+    @blp.alt_response(
+        422, response="UNPROCESSABLE_ENTITY", description="`player-has-games`, `duplicate-player-name`, …"
+    )
+    def put(self, body: dict[str, Any], group_id: str) -> dict[str, Any]:
+        """Change a group
+
+        Renames the group and replaces its players: send each kept player with its `id`, new ones
+        without. A player who has played the group's tables cannot be removed.
+        """
+        with guard_token(group_id):
+            group = groups().update(
+                group_id, bearer_token(), body["name"], body["players"], body["expected_version"]
+            )
+        return group_view(group)
+
+
+@blp.route("/<string:group_id>/tables")
+class GroupTables(MethodView):
+    @blp.doc(operationId="addGroupTable", security=GROUP_SECURITY)
+    @blp.arguments(
+        AddTableSchema,
+        example={"table_id": "TOhmKu7Ht0a1b2c3", "table_token": "…", "seats": ["bwgw4Muh", "57d81YRh"]},
+    )
+    @blp.response(201, MembershipSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No edit token")
+    @blp.alt_response(403, response="FORBIDDEN", description="Wrong group or table token")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group or table")
+    @blp.alt_response(409, response="CONFLICT", description="Already in the group with other seats")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Seats do not match the table")
+    def post(self, body: dict[str, Any], group_id: str) -> Membership:
+        """Add a table to the group
+
+        Names the group player in each seat. Needs the group's edit token and the table's write
+        token; adding the same table with the same seats again changes nothing.
+        """
+        with guard_token(group_id):
+            return groups().add_table(
+                group_id, bearer_token(), body["table_id"], body["table_token"], body["seats"]
+            )
+
+
+@blp.route("/<string:group_id>/tables/<string:table_id>")
+class GroupTable(MethodView):
+    @blp.doc(operationId="abandonGroupTable", security=GROUP_SECURITY)
+    @blp.arguments(AbandonSchema, example={"abandoned": True})
+    @blp.response(200, MembershipSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No edit token")
+    @blp.alt_response(403, response="FORBIDDEN", description="Wrong edit token")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group, or the table is not in it")
+    def patch(self, body: dict[str, Any], group_id: str, table_id: str) -> Membership:
+        """Abandon a table (or take it back)
+
+        An abandoned table stays in the history as unfinished and is left out of the statistics.
+        """
+        with guard_token(group_id):
+            return groups().set_abandoned(group_id, bearer_token(), table_id, body["abandoned"])
+
+
+@blp.route("/<string:group_id>/tables/<string:table_id>/progress")
+class GroupTableProgress(MethodView):
+    @blp.doc(operationId="getGroupTableProgress")
+    @blp.response(200, ProgressSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group, table, or no finished game")
+    def get(self, group_id: str, table_id: str) -> dict[str, Any]:
+        """The score over one finished game
+
+        One line per seat: the score after each move (Mahé) or round (Mhing), from the recorded log.
+        """
+        group = groups().get(group_id)
+        for played in _played(group):
+            if played.table.id == table_id and (line := progress(played)) is not None:
+                return line
+        raise ApiProblem(
+            404, "no-progress", "No finished game of this group with a score over time has this id."
+        )
+
+
+@blp.route("/<string:group_id>/history")
+class GroupHistory(MethodView):
+    @blp.doc(operationId="getGroupHistory")
+    @blp.arguments(HistoryQuerySchema, location="query")
+    @blp.response(200, HistorySchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    def get(self, query: dict[str, Any], group_id: str) -> dict[str, Any]:
+        """A group's history
+
+        Every table of the group, newest first: date, game, players (group players, seat by seat),
+        scores and winners of finished games, duration, and links to the verifiable record and the
+        BG Stats export. Filter by `game` and by `player` (a group player id).
+        """
+        group = groups().get(group_id)
+        return {"entries": history(group, _played(group), query["game"], query["player"])}
+
+
+@blp.route("/<string:group_id>/stats")
+class GroupStats(MethodView):
+    @blp.doc(operationId="getGroupStats")
+    @blp.arguments(StatsQuerySchema, location="query")
+    @blp.response(200, StatsSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    def get(self, query: dict[str, Any], group_id: str) -> dict[str, Any]:
+        """A group's statistics
+
+        Per player, overall and per game, over the finished tables that were not abandoned, each
+        figure re-derivable from the tables' exported records by replaying them.
+        """
+        group = groups().get(group_id)
+        return statistics(group, _played(group), query["game"])
+
+
+@blp.route("/<string:group_id>/head-to-head")
+class GroupHeadToHead(MethodView):
+    @blp.doc(operationId="getGroupHeadToHead")
+    @blp.arguments(HeadToHeadQuerySchema, location="query")
+    @blp.response(200, HeadToHeadSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    def get(self, query: dict[str, Any], group_id: str) -> dict[str, Any]:
+        """Two players head to head
+
+        Over the finished games both played: how often each won, and who finished ahead of the other.
+        """
+        group = groups().get(group_id)
+        return head_to_head(group, _played(group), query["a"], query["b"])
+
+
+@blp.route("/<string:group_id>/export")
+class GroupExport(MethodView):
+    @blp.doc(operationId="exportGroup")
+    @blp.response(200, GroupExportSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    def get(self, group_id: str) -> Any:
+        """Export a group (JSON)
+
+        The group, its history, its statistics and the record of every finished table, so that
+        anyone can recompute the statistics by replaying the records.
+        """
+        group = groups().get(group_id)
+        played = _played(group)
+        records = []
+        for p in played:
+            if p.table.finished:
+                table, entries = store().log(p.table.id)
+                records.append(build_record(table, entries))
+        body = {
+            "format": "kibitz-group/1",
+            "exported_at": datetime.now(UTC).isoformat(),
+            "group": group_view(group),
+            "memberships": [
+                {
+                    "table_id": p.membership.table_id,
+                    "seats": p.membership.seats,
+                    "abandoned": p.membership.abandoned,
+                }
+                for p in played
+            ],
+            "history": history(group, played, None, None),
+            "statistics": statistics(group, played),
+            "records": records,
+        }
+        return body, 200, {"Content-Disposition": f'attachment; filename="kibitz-group-{group.id}.json"'}
+
+
+@blp.route("/<string:group_id>/export.csv")
+class GroupExportCsv(MethodView):
+    @blp.doc(operationId="exportGroupCsv")
+    @blp.response(
+        200,
+        content_type="text/csv",
+        description="One row per player per table",
+        example="started_at,table_id,game,status,seat,player,score,winner,duration_s\n",
+    )
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    def get(self, group_id: str) -> Response:
+        """Export a group's history (CSV)
+
+        One row per player per table: date, game, status, player, seat, score, winner, duration.
+        """
+        group = groups().get(group_id)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(
+            ["started_at", "table_id", "game", "status", "seat", "player", "score", "winner", "duration_s"]
+        )
+        for entry in history(group, _played(group), None, None):
+            for seat in entry["players"]:
+                writer.writerow(
+                    [
+                        entry["started_at"].isoformat(),
+                        entry["table_id"],
+                        entry["game"],
+                        entry["status"],
+                        seat["seat"],
+                        spreadsheet_safe(seat["name"]),
+                        seat["score"],
+                        seat["winner"],
+                        entry["duration_seconds"],
+                    ]
+                )
+        return Response(
+            out.getvalue(),
+            mimetype="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="kibitz-group-{group.id}.csv"'},
+        )
