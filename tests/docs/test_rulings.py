@@ -143,12 +143,18 @@ def test_page_is_well_formed(game: str, language: str) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("game", GAMES)
 def test_the_contents_count_what_the_page_shows(game: str, language: str) -> None:
-    """The line under the contents: rules · referee decisions · Kibitz rulings, as index.json lists them."""
+    """The line under the contents: rules (the game's and the general ones) · referee decisions (one per
+    Decision block) · Kibitz rulings, as index.json lists them."""
     text = (RULES_DIR / INDEX[game][language]).read_text(encoding="utf-8")
     line = re.search(r'<p class="toc-count">([^<]*)</p>', text)
     assert line, "no contents count"
     counts = [int(n) for n in re.findall(r"\d+", line.group(1))]
-    assert counts == [len(INDEX[game][key]) for key in ("rules", "decisions", "rulings")], line.group(1)
+    expected = [
+        len(INDEX[game]["rules"]) + len(INDEX[game]["general"]),
+        len(INDEX[game]["decision_anchors"]),
+        len(INDEX[game]["rulings"]),
+    ]
+    assert counts == expected, line.group(1)
 
 
 @pytest.mark.parametrize("game", GAMES)

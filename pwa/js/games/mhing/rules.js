@@ -3,7 +3,7 @@ import { t } from "../../i18n.js";
 import { decisionAnchor, rulesLink } from "../../ui/why.js";
 
 // Rules that carry a referee **Decision** on the rules page (see pwa/rules/index.json).
-export const DECISIONS = new Set(["MH-1", "MH-4", "MH-5", "MH-6", "MH-7"]);
+export const DECISIONS = new Set(["MH-1", "MH-3", "MH-4", "MH-5", "MH-6", "MH-7"]);
 
 /** Anchor for a rule: its Decision where it has one, else the rule itself. */
 export function ruleAnchor(rule) {
