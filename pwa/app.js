@@ -6,6 +6,7 @@ import { initHeader } from "./js/ui/header.js";
 import { mountHome } from "./js/views/home.js";
 import { mountSetup } from "./js/views/setup.js";
 import { mountTable } from "./js/views/table.js";
+import { mountGroup, mountNewGroup } from "./js/views/group.js";
 import { startReferee } from "./js/referee/client.js";
 import { hasPowers, refreshPowers } from "./js/games/magellan/powers.js";
 
@@ -40,6 +41,8 @@ async function main() {
   addRoute(/^\/$/, mountHome);
   addRoute(/^\/new\/(?<game>[\w-]+)$/, mountSetup);
   addRoute(/^\/t\/(?<id>[^/]+)$/, mountTable);
+  addRoute(/^\/g\/new$/, mountNewGroup);
+  addRoute(/^\/g\/(?<id>[^/]+)$/, mountGroup);
   onLanguageChange(() => render());
   await startRouter(document.getElementById("view"));
   if (knewPowers) refreshPowers(); // after a release: a Magellan screen redraws on POWERS_CHANGED

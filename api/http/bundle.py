@@ -32,6 +32,12 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 PYODIDE_URL = "/vendor/pyodide/"
+# Browser libraries from npm (pinned in package-lock.json), served as they are: the charts' uPlot.
+VENDOR_URL = "/vendor/"
+VENDOR_FILES = {
+    "uplot/uPlot.esm.js": ROOT / "node_modules" / "uplot" / "dist" / "uPlot.esm.js",
+    "uplot/uPlot.min.css": ROOT / "node_modules" / "uplot" / "dist" / "uPlot.min.css",
+}
 RULES_URL = "/referee/rules.zip"
 MESSAGES_URL = "/referee/messages/"  # + <lang>.json: the server's catalogs for the phone's referee
 # Shell files that are sources of the project rather than part of the app.
@@ -108,6 +114,14 @@ def precache() -> tuple[CacheGroup, ...]:
             )
         )
         groups.append(CacheGroup("rules", _digest([rules_zip()]), (RULES_URL,)))
+    if all(path.is_file() for path in VENDOR_FILES.values()):
+        groups.append(
+            CacheGroup(
+                "vendor",
+                _digest([path.read_bytes() for path in VENDOR_FILES.values()]),
+                tuple(VENDOR_URL + name for name in VENDOR_FILES),
+            )
+        )
     languages = [language for language in available() if language != "en"]
     groups.append(
         CacheGroup(
@@ -159,5 +173,16 @@ def pyodide_file(name: str) -> Response:
     if name.endswith(".wasm"):
         response.mimetype = "application/wasm"  # compiled while it streams in
     elif name.endswith((".mjs", ".js")):
+        response.mimetype = "text/javascript"
+    return response
+
+
+@blp.get(VENDOR_URL + "<path:name>")
+def vendor_file(name: str) -> Response:
+    path = VENDOR_FILES.get(name)
+    if path is None or not path.is_file():
+        abort(404)
+    response = send_file(path)
+    if name.endswith(".js"):
         response.mimetype = "text/javascript"
     return response

@@ -86,6 +86,7 @@ class LastSeatingSchema(Schema):
     players = fields.List(
         fields.Dict(), required=True, metadata={"description": "The players as set up then"}
     )
+    options = fields.Dict(required=True, metadata={"description": "The options it was played with"})
 
 
 class GroupSchema(Schema):
@@ -256,6 +257,7 @@ def group_view(group: GroupRow, memberships: list[Membership] | None = None) -> 
             "table_id": table.id,
             "seats": membership.seats,
             "players": table.players,
+            "options": table.options,
         }
     return {
         "id": group.id,

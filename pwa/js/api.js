@@ -174,3 +174,26 @@ export async function bgStatsLink(id) {
 export function exportUrl(id, kind) {
   return kind === "csv" ? `${BASE}/tables/${enc(id)}/export.csv` : `${BASE}/tables/${enc(id)}/export`;
 }
+
+// ---------- groups: players kept between games, their history and statistics ----------
+
+export async function createGroup(body) {
+  return (await withRetry(() => request("POST", "/groups", { body }))).data;
+}
+
+/** GET a group's resource ("" for the group itself, "/history?game=…", "/stats"): {data, stale}. */
+export function readGroup(id, rest = "") {
+  return request("GET", `/groups/${enc(id)}${rest}`);
+}
+
+export async function updateGroup(id, token, body) {
+  return (await request("PUT", `/groups/${enc(id)}`, { body, token })).data;
+}
+
+export async function addGroupTable(id, token, body) {
+  return (await withRetry(() => request("POST", `/groups/${enc(id)}/tables`, { body, token }))).data;
+}
+
+export async function abandonGroupTable(id, token, tableId, abandoned) {
+  return (await request("PATCH", `/groups/${enc(id)}/tables/${enc(tableId)}`, { body: { abandoned }, token })).data;
+}

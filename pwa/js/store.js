@@ -99,3 +99,43 @@ export function forgetTable(tableId) {
   write("seat_links", links);
   forgetMySeat(tableId);
 }
+
+/** Groups this phone knows, newest first: [{id, name, token|null, seen_at}] (token: may change it). */
+export function knownGroups() {
+  return read("groups", []);
+}
+
+export function rememberGroup(group, token) {
+  const groups = knownGroups();
+  const old = groups.find((g) => g.id === group.id);
+  const entry = { id: group.id, name: group.name, token: token || old?.token || null, seen_at: new Date().toISOString() };
+  write("groups", [entry, ...groups.filter((g) => g.id !== group.id)].slice(0, 50));
+}
+
+export function groupToken(groupId) {
+  return knownGroups().find((g) => g.id === groupId)?.token || null;
+}
+
+export function forgetGroup(groupId) {
+  write("groups", knownGroups().filter((g) => g.id !== groupId));
+}
+
+/** Tables started for a group while offline (local ids), to be filed in it once they have their id. */
+export function pendingGroupTables() {
+  return read("group_pending", []);
+}
+
+export function setPendingGroupTables(items) {
+  write("group_pending", items);
+}
+
+/** A table started offline got its server id: remember it, so pending group filings can follow. */
+export function noteRenamed(localId, newId) {
+  const renamed = read("renamed", {});
+  renamed[localId] = newId;
+  write("renamed", renamed);
+}
+
+export function renamedTo(localId) {
+  return read("renamed", {})[localId] || null;
+}

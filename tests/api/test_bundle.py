@@ -37,7 +37,7 @@ def manifest(client: FlaskClient) -> dict[str, dict[str, Any]]:
 
 def test_precache_lists_every_app_file_and_the_referee(client: FlaskClient) -> None:
     groups = manifest(client)
-    assert set(groups) == {"shell", "pyodide", "rules", "messages"}
+    assert set(groups) == {"shell", "pyodide", "rules", "messages", "vendor"}
     shell = set(groups["shell"]["urls"])
     app_files = {
         p.relative_to(bundle.PWA_DIR).as_posix()
@@ -50,6 +50,7 @@ def test_precache_lists_every_app_file_and_the_referee(client: FlaskClient) -> N
     # The server's catalogs, for refusals the phone's own referee makes offline.
     assert {"/referee/messages/de.json", "/referee/messages/fr.json"} <= set(groups["messages"]["urls"])
     assert "/vendor/pyodide/pyodide.asm.wasm" in groups["pyodide"]["urls"]
+    assert "/vendor/uplot/uPlot.esm.js" in groups["vendor"]["urls"]  # the charts, offline too
     for group in groups.values():
         assert re.fullmatch(r"[0-9a-f]{16}", group["version"])
         for url in group["urls"]:

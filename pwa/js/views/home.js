@@ -7,6 +7,7 @@ import { navigate } from "../router.js";
 import { hasClient } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
 import { toast } from "../toast.js";
+import { groupItems } from "./group.js";
 
 /** Accepts a full join link, a "#/t/<id>?k=..." fragment or a bare table id; returns a route path. */
 export function parseJoin(text) {
@@ -102,6 +103,13 @@ export async function mountHome(container) {
       h("h2", { class: "section-title" }, t("home.your_tables")),
       empty,
       tablesList,
+    ),
+    h(
+      "section",
+      { class: "home-groups" },
+      h("h2", { class: "section-title" }, t("group.your_groups")),
+      h("ul", { class: "table-list", testid: "known-groups" }, groupItems()),
+      h("a", { class: "btn btn-secondary", href: "#/g/new", testid: "new-group" }, t("group.new")),
     ),
     h("section", { class: "home-bottom" }, joinForm, h("h2", { class: "section-title" }, t("home.new_table")), gameButtons),
   );

@@ -16,6 +16,7 @@ import { toast, toastError, undoToast } from "../toast.js";
 import { openSession } from "../sync/session.js";
 import { syncBadge, showConflict } from "../ui/sync.js";
 import { endActions } from "./rematch.js";
+import { flushPending } from "../groups/filing.js";
 
 function errorScreen(container, message) {
   container.replaceChildren(
@@ -44,6 +45,8 @@ export async function mountTable(container, { params, query }) {
       onRenamed: (newId, localId) => {
         // A table started offline got its server id: the same table under its real address.
         store.forgetTable(localId);
+        store.noteRenamed(localId, newId);
+        flushPending().catch(() => undefined); // a group waiting to file it can now
         store.rememberTable(session.view, game.title);
         id = newId;
         controller.id = newId;

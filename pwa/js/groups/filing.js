@@ -1,0 +1,100 @@
+// Starting a game from a group: the players picked (one tap each) become the table's seats, the
+// table is created (or started offline, like any table) and filed in the group with who sat where.
+// A table started offline is filed once it has its server id (flushPending).
+import * as api from "../api.js";
+import * as store from "../store.js";
+import { PALETTE } from "../games/mahe/colours.js";
+import { createOffline, LOCAL_PREFIX } from "../sync/session.js";
+
+/** The latest seating of `game` in the group ({seats, players, options}) or null. */
+export function lastSeating(group, game) {
+  return (group.last_seating || []).find((s) => s.game === game) || null;
+}
+
+/**
+ * The players of the table body for `game`: Mahé seats get turtle colours (MA-2: two each with 2–3
+ * players, one with more) — the ones each player had last time where they still fit, else the
+ * player's own colour, else the first free colours of the palette.
+ */
+export function tablePlayers(group, game, seatIds) {
+  const byId = new Map(group.players.map((p) => [p.id, p]));
+  if (game !== "mahe") return seatIds.map((id) => ({ name: byId.get(id).name }));
+  const each = seatIds.length <= 3 ? 2 : 1;
+  const last = lastSeating(group, "mahe");
+  const before = new Map((last?.seats || []).map((id, seat) => [id, last.players[seat]?.colours || []]));
+  const taken = new Set();
+  const chosen = seatIds.map((id) => {
+    const wanted = [...(before.get(id) || []), byId.get(id).colour].filter((c) => PALETTE.includes(c));
+    const mine = [];
+    for (const colour of wanted) {
+      if (mine.length < each && !taken.has(colour) && !mine.includes(colour)) mine.push(colour);
+    }
+    mine.forEach((c) => taken.add(c));
+    return mine;
+  });
+  return seatIds.map((id, seat) => {
+    const colours = chosen[seat];
+    for (const colour of PALETTE) {
+      if (colours.length >= each) break;
+      if (!taken.has(colour)) {
+        colours.push(colour);
+        taken.add(colour);
+      }
+    }
+    return { name: byId.get(id).name, colours };
+  });
+}
+
+/** Create the table for the group's players and file it; → the table id to open (maybe local). */
+export async function startGroupGame(group, game, seatIds, title) {
+  const last = lastSeating(group, game);
+  const body = { game, players: tablePlayers(group, game, seatIds), options: last?.options || {} };
+  const key = api.newIdempotencyKey();
+  try {
+    const created = await api.createTable(body, key);
+    store.setToken(created.id, created.write_token);
+    if (created.seats?.length) store.setSeatLinks(created.id, created.seats);
+    store.rememberTable(created.table, title);
+    await file(group.id, created.id, created.write_token, seatIds);
+    return created.id;
+  } catch (err) {
+    if (!(err instanceof api.OfflineError)) throw err;
+    const id = await createOffline(body, key);
+    store.rememberTable({ id, game, players: body.players, finished: false }, title);
+    queue({ group: group.id, table: id, seats: seatIds });
+    return id;
+  }
+}
+
+async function file(groupId, tableId, tableToken, seats) {
+  try {
+    await api.addGroupTable(groupId, store.groupToken(groupId), { table_id: tableId, table_token: tableToken, seats });
+  } catch (err) {
+    if (!(err instanceof api.OfflineError)) throw err;
+    queue({ group: groupId, table: tableId, seats });
+  }
+}
+
+function queue(item) {
+  store.setPendingGroupTables([...store.pendingGroupTables().filter((p) => p.table !== item.table), item]);
+}
+
+/** File every table waiting for it whose id is known now; the rest keep waiting. */
+export async function flushPending() {
+  const waiting = [];
+  for (const item of store.pendingGroupTables()) {
+    const id = item.table.startsWith(LOCAL_PREFIX) ? store.renamedTo(item.table) : item.table;
+    const token = id && store.getToken(id);
+    if (!id || !token) {
+      waiting.push(item);
+      continue;
+    }
+    try {
+      await api.addGroupTable(item.group, store.groupToken(item.group), { table_id: id, table_token: token, seats: item.seats });
+    } catch (err) {
+      if (err instanceof api.OfflineError) waiting.push({ ...item, table: id });
+      else console.warn("group filing", err);
+    }
+  }
+  store.setPendingGroupTables(waiting);
+}

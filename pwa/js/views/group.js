@@ -1,0 +1,421 @@
+// "#/g/new" starts a group; "#/g/<id>" (?k=<edit token>) shows it: start a game with the group's
+// players (one tap each, last seats remembered), the history, the statistics with their charts,
+// the players, and the links to share. Everything read is also there offline (the service worker
+// keeps the last answers); a game started offline is filed in the group once it reaches the server.
+import { h } from "../dom.js";
+import { t, list, number, percent, lang } from "../i18n.js";
+import * as api from "../api.js";
+import * as store from "../store.js";
+import { navigate, replacePath } from "../router.js";
+import { setRulesGame } from "../ui/header.js";
+import { segmented } from "../ui/players-form.js";
+import { openSheet } from "../ui/sheet.js";
+import { toast, toastError } from "../toast.js";
+import { PALETTE } from "../games/mahe/colours.js";
+import { chart } from "../groups/charts.js";
+import { flushPending, lastSeating, startGroupGame } from "../groups/filing.js";
+
+const GAMES = [
+  { name: "mahe", title: "Mahé", min: 2, max: 7 },
+  { name: "magellan", title: "Magellan", min: 3, max: 6 },
+  { name: "mhing", title: "Mhing", min: 2, max: 6 },
+];
+
+/** The games' names are their own (as the boxes print them), in every language. */
+function gameTitle(name) {
+  return GAMES.find((g) => g.name === name)?.title || name;
+}
+
+function when(iso) {
+  return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+}
+
+function minutes(seconds) {
+  return t("group.minutes", { count: Math.max(1, Math.round(seconds / 60)) });
+}
+
+// ---------- a new group ----------
+
+export function mountNewGroup(container) {
+  setRulesGame(null);
+  const players = [{ name: "" }, { name: "" }];
+  const nameInput = h("input", { type: "text", class: "input", id: "group-name", testid: "group-name", maxlength: 80, autocomplete: "organization", placeholder: t("group.name_placeholder") });
+  const rows = h("div", { class: "players", testid: "group-players" });
+  function render() {
+    rows.replaceChildren(
+      ...players.map((p, i) => {
+        const input = h("input", { type: "text", class: "input", testid: `group-player-${i}`, maxlength: 40, autocomplete: "name", value: p.name, "aria-label": t("setup.player_name", { n: i + 1 }), placeholder: t("setup.player_n", { n: i + 1 }) });
+        input.addEventListener("input", () => {
+          p.name = input.value;
+        });
+        return h("div", { class: "player-head" }, h("span", { class: "seat-no" }, String(i + 1)), input);
+      }),
+    );
+  }
+  const add = h("button", { type: "button", class: "btn btn-secondary", testid: "group-add-player", onclick: () => { players.push({ name: "" }); render(); } }, t("setup.add_player"));
+  const submit = h("button", { type: "submit", class: "btn btn-primary btn-big", testid: "create-group" }, t("group.create"));
+  const form = h(
+    "form",
+    {
+      class: "setup-form",
+      novalidate: true,
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const body = { name: nameInput.value.trim(), players: players.filter((p) => p.name.trim()).map((p) => ({ name: p.name.trim() })) };
+        if (!body.name) {
+          toast(t("group.name_needed"), { kind: "error" });
+          return;
+        }
+        submit.disabled = true;
+        try {
+          const created = await api.createGroup(body);
+          store.rememberGroup(created.group, created.edit_token);
+          navigate(`/g/${encodeURIComponent(created.id)}`);
+        } catch (err) {
+          toastError(err, err instanceof api.OfflineError ? t("group.create_offline") : t("error.generic"));
+        } finally {
+          submit.disabled = false;
+        }
+      },
+    },
+    h("h1", { class: "page-title" }, t("group.new_title")),
+    h("label", { for: "group-name", class: "section-title" }, t("group.name")),
+    nameInput,
+    h("h2", { class: "section-title" }, t("group.players")),
+    rows,
+    add,
+    h("div", { class: "sticky-submit" }, submit),
+  );
+  render();
+  container.append(form);
+}
+
+// ---------- a group ----------
+
+export async function mountGroup(container, { params, query }) {
+  setRulesGame(null);
+  const id = params.id;
+  const given = query.get("k");
+  if (given) replacePath(`/g/${encodeURIComponent(id)}`); // the token stays on the phone, not in the URL
+  let group;
+  try {
+    group = (await api.readGroup(id)).data;
+  } catch (err) {
+    container.append(h("p", { class: "muted", testid: "group-missing" }, err instanceof api.OfflineError ? t("group.offline_unknown") : t("group.not_found")), h("a", { class: "btn btn-secondary", href: "#/" }, t("common.back")));
+    return;
+  }
+  store.rememberGroup(group, given);
+  const token = store.groupToken(id);
+  flushPending().catch(() => undefined);
+
+  const body = h("div", { class: "group-body" });
+  const tabs = token ? ["play", "history", "stats", "players", "share"] : ["history", "stats", "players", "share"];
+  let tab = tabs[0];
+  const show = { play: renderPlay, history: renderHistory, stats: renderStats, players: renderPlayers, share: renderShare };
+  async function open(name) {
+    tab = name;
+    body.replaceChildren(h("p", { class: "muted" }, t("common.loading")));
+    try {
+      const content = await show[name]();
+      if (tab === name) body.replaceChildren(...[content].flat().filter(Boolean));
+    } catch (err) {
+      body.replaceChildren(h("p", { class: "muted" }, err instanceof api.OfflineError ? t("group.offline_unseen") : t("error.generic")));
+    }
+  }
+
+  container.classList.add("group");
+  container.append(
+    ...[
+      h("h1", { class: "page-title", testid: "group-title" }, group.name),
+      token ? null : h("p", { class: "badge badge-view", testid: "group-read-only" }, t("group.read_only")),
+    ].filter(Boolean),
+    segmented({ values: tabs, value: tab, onPick: open, testPrefix: "group-tab", labels: (v) => t(`group.tab.${v}`), label: group.name, extraClass: "group-tabs" }),
+    body,
+  );
+  await open(tab);
+
+  // ---------- play: pick the players, one tap each ----------
+  function renderPlay() {
+    return h(
+      "section",
+      { class: "group-play" },
+      h("p", { class: "muted" }, t("group.play_hint")),
+      h(
+        "div",
+        { class: "game-list" },
+        GAMES.map((g) => h("button", { type: "button", class: "btn btn-primary btn-big game-button", testid: `group-new-${g.name}`, onclick: () => seating(g) }, h("span", { class: "game-title" }, gameTitle(g.name)), h("span", { class: "game-meta" }, t("home.players_range", { min: g.min, max: g.max })))),
+      ),
+    );
+  }
+
+  function seating(g) {
+    const last = lastSeating(group, g.name);
+    const ids = new Set(group.players.map((p) => p.id));
+    let seats = (last?.seats || []).filter((s) => ids.has(s));
+    const order = h("ol", { class: "group-seats", testid: "group-seats" });
+    const chips = h("div", { class: "group-chips", role: "group", "aria-label": t("group.who_plays") });
+    const sheet = openSheet({
+      title: t("group.who_plays_game", { game: gameTitle(g.name) }),
+      confirmLabel: t("group.start"),
+      testid: "seating-sheet",
+      onConfirm: async () => {
+        if (seats.length < g.min || seats.length > g.max) return;
+        sheet.setBusy(true, { lock: true });
+        try {
+          const tableId = await startGroupGame(group, g.name, seats, gameTitle(g.name));
+          sheet.close();
+          navigate(`/t/${encodeURIComponent(tableId)}`);
+        } catch (err) {
+          sheet.setBusy(false);
+          toastError(err, t("error.generic"));
+        }
+      },
+    });
+    const confirm = document.querySelector("[data-testid=seating-sheet] [data-testid=confirm]");
+    function render() {
+      chips.replaceChildren(
+        ...group.players.map((p, i) => {
+          const seat = seats.indexOf(p.id);
+          return h(
+            "button",
+            { type: "button", class: "chip", testid: `pick-player-${i}`, "aria-pressed": String(seat >= 0), onclick: () => { seats = seat >= 0 ? seats.filter((s) => s !== p.id) : [...seats, p.id]; render(); } },
+            p.emoji ? h("span", { class: "chip-emoji", "aria-hidden": "true" }, p.emoji) : null,
+            p.name,
+            seat >= 0 ? h("span", { class: "chip-seat" }, ` ${seat + 1}`) : null,
+          );
+        }),
+      );
+      const names = seats.map((s) => group.players.find((p) => p.id === s).name);
+      order.replaceChildren(...names.map((n) => h("li", {}, n)));
+      const fits = seats.length >= g.min && seats.length <= g.max;
+      if (confirm) confirm.disabled = !fits;
+      hint.textContent = fits ? (last ? t("group.seats_remembered") : "") : t("home.players_range", { min: g.min, max: g.max });
+    }
+    const hint = h("p", { class: "muted small", testid: "seating-hint" });
+    sheet.setBody([h("p", {}, t("group.tap_in_order")), chips, order, hint]);
+    render();
+  }
+
+  // ---------- history ----------
+  async function renderHistory(filters = { game: "", player: "" }) {
+    const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+    const { data, stale } = await api.readGroup(id, `/history${q.size ? `?${q}` : ""}`);
+    const names = new Map(group.players.map((p) => [p.id, p.name]));
+    const gameSelect = h("select", { class: "input", testid: "history-game", "aria-label": t("group.filter_game") }, h("option", { value: "" }, t("group.all_games")), GAMES.map((g) => h("option", { value: g.name, selected: filters.game === g.name }, gameTitle(g.name))));
+    const playerSelect = h("select", { class: "input", testid: "history-player", "aria-label": t("group.filter_player") }, h("option", { value: "" }, t("group.all_players")), group.players.map((p) => h("option", { value: p.id, selected: filters.player === p.id }, p.name)));
+    const refilter = async () => body.replaceChildren(await renderHistory({ game: gameSelect.value, player: playerSelect.value }));
+    gameSelect.addEventListener("change", refilter);
+    playerSelect.addEventListener("change", refilter);
+    const items = data.entries.map((entry) => historyItem(entry, names));
+    return h(
+      "section",
+      { class: "group-history" },
+      stale ? h("p", { class: "muted small" }, t("group.offline_copy")) : null,
+      h("div", { class: "filters" }, gameSelect, playerSelect),
+      items.length ? h("ul", { class: "history-list", testid: "history-list" }, items) : h("p", { class: "muted", testid: "history-empty" }, t("group.no_history")),
+    );
+  }
+
+  function historyItem(entry, names) {
+    const players = entry.players.map((p) =>
+      h("li", { class: p.winner ? "winner" : null, testid: `history-${entry.table_id}-seat-${p.seat}` }, p.winner ? "🏆 " : "", names.get(p.player_id) || p.name, p.score === null ? "" : ` · ${number(p.score)}`),
+    );
+    const detail = h("div", { class: "history-detail" });
+    const actions = h(
+      "div",
+      { class: "history-actions" },
+      h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(entry.table_id)}` }, t("group.open_table")),
+      entry.record_path ? h("a", { class: "btn-link", href: entry.record_path, download: "" }, t("group.record")) : null,
+      entry.status === "finished" && entry.game !== "magellan"
+        ? h("button", { type: "button", class: "btn-link", testid: `progress-${entry.table_id}`, onclick: () => progressChart(entry, detail) }, t("group.score_over_game"))
+        : null,
+      token && entry.status !== "finished"
+        ? h("button", { type: "button", class: "btn-link", testid: `abandon-${entry.table_id}`, onclick: () => abandon(entry) }, entry.status === "abandoned" ? t("group.resume") : t("group.abandon"))
+        : null,
+    );
+    return h(
+      "li",
+      { class: "history-item", testid: `history-${entry.table_id}`, "data-status": entry.status },
+      h("p", { class: "history-head" }, h("strong", {}, gameTitle(entry.game)), " · ", when(entry.started_at), " · ", minutes(entry.duration_seconds), " ", h("span", { class: "badge" }, t(`group.status.${entry.status}`))),
+      h("ol", { class: "history-players" }, players),
+      actions,
+      detail,
+    );
+  }
+
+  async function progressChart(entry, host) {
+    try {
+      const { data } = await api.readGroup(id, `/tables/${encodeURIComponent(entry.table_id)}/progress`);
+      const steps = data.lines[0].map((_, i) => i + 1);
+      host.replaceChildren(
+        chart({
+          title: t("group.score_over_game"),
+          kind: "lines",
+          labels: steps,
+          xLabel: t(entry.game === "mhing" ? "group.round" : "group.move"),
+          series: entry.players.map((p) => ({ label: p.name, values: data.lines[p.seat] })),
+          testid: `chart-progress-${entry.table_id}`,
+        }),
+      );
+    } catch (err) {
+      toastError(err, t("error.generic"));
+    }
+  }
+
+  async function abandon(entry) {
+    try {
+      await api.abandonGroupTable(id, token, entry.table_id, entry.status !== "abandoned");
+      await open("history");
+    } catch (err) {
+      toastError(err, t("error.generic"));
+    }
+  }
+
+  // ---------- statistics ----------
+  async function renderStats() {
+    const [{ data: stats, stale }, { data: hist }] = await Promise.all([api.readGroup(id, "/stats"), api.readGroup(id, "/history")]);
+    const players = stats.players.filter((p) => p.games > 0);
+    const overview = h(
+      "table",
+      { class: "stats-table", testid: "stats-table" },
+      h("caption", {}, t("group.stats_title")),
+      h("thead", {}, h("tr", {}, ["group.player", "group.games", "group.wins", "group.win_rate"].map((k) => h("th", { scope: "col" }, t(k))))),
+      h("tbody", {}, players.map((p) => h("tr", { testid: `stats-${p.player_id}` }, h("th", { scope: "row" }, p.name), h("td", {}, number(p.games)), h("td", {}, number(p.wins)), h("td", {}, percent(p.win_rate))))),
+    );
+    const parts = [stale ? h("p", { class: "muted small" }, t("group.offline_copy")) : null, overview];
+    if (!players.length) return [h("p", { class: "muted", testid: "stats-empty" }, t("group.no_stats"))];
+    parts.push(chart({ title: t("group.wins_chart"), kind: "bars", labels: players.map((p) => p.name), xLabel: t("group.player"), series: [{ label: t("group.wins"), values: players.map((p) => p.wins) }], testid: "chart-wins" }));
+    // Wins over time: each player's wins counted up game by game, oldest first.
+    const finished = hist.entries.filter((e) => e.status === "finished").reverse();
+    if (finished.length > 1) {
+      const running = new Map(players.map((p) => [p.player_id, 0]));
+      const series = players.map((p) => ({ label: p.name, values: [] }));
+      finished.forEach((entry) => {
+        entry.winners.forEach((w) => running.set(w, (running.get(w) || 0) + 1));
+        players.forEach((p, i) => series[i].values.push(running.get(p.player_id)));
+      });
+      parts.push(chart({ title: t("group.wins_over_time"), kind: "lines", labels: finished.map((e) => new Intl.DateTimeFormat(lang(), { dateStyle: "short" }).format(new Date(e.started_at))), xLabel: t("group.date"), series, testid: "chart-wins-over-time" }));
+    }
+    for (const g of GAMES) {
+      const of = players.filter((p) => p.by_game[g.name]);
+      if (of.length) parts.push(gameStats(g.name, of));
+    }
+    parts.push(headToHead(players));
+    return parts;
+  }
+
+  function gameStats(game, players) {
+    const columns = {
+      mahe: [["eggs_per_game", "group.eggs_per_game"], ["busts", "group.busts"], ["beaches", "group.beaches"], ["best_score", "group.best"]],
+      magellan: [["average_score", "group.average"], ["best_score", "group.best"]],
+      mhing: [["hands_won", "group.hands_won"], ["hand_points", "group.hand_points"], ["biggest_hand", "group.biggest_hand"]],
+    }[game];
+    const table = h(
+      "table",
+      { class: "stats-table", testid: `stats-${game}` },
+      h("caption", {}, gameTitle(game)),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("group.player")), h("th", { scope: "col" }, t("group.games")), h("th", { scope: "col" }, t("group.wins")), columns.map(([, key]) => h("th", { scope: "col" }, t(key))))),
+      h("tbody", {}, players.map((p) => {
+        const s = p.by_game[game];
+        return h("tr", {}, h("th", { scope: "row" }, p.name), h("td", {}, number(s.games)), h("td", {}, number(s.wins)), columns.map(([field]) => h("td", { "data-field": field }, s[field] === null ? "–" : number(s[field]))));
+      })),
+    );
+    const section = [table];
+    if (game === "magellan") {
+      const sources = ["fields", "money", "magellan", "pizarro"];
+      section.push(chart({ title: t("group.points_by_source"), kind: "bars", labels: sources.map((k) => t(`group.source.${k}`)), xLabel: t("group.source"), series: [{ label: t("group.points"), values: sources.map((k) => players.reduce((sum, p) => sum + p.by_game.magellan.points_by_source[k], 0)) }], testid: "chart-magellan-sources" }));
+    }
+    if (game === "mhing") {
+      const counts = new Map();
+      players.forEach((p) => p.by_game.mhing.premiums.forEach(({ code, count }) => counts.set(code, (counts.get(code) || 0) + count)));
+      const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+      if (top.length) section.push(chart({ title: t("group.premiums_chart"), kind: "bars", labels: top.map(([code]) => t(`mhing.premium.${code}`, {}, code)), xLabel: t("group.premium"), series: [{ label: t("group.times"), values: top.map(([, n]) => n) }], testid: "chart-mhing-premiums" }));
+    }
+    return h("section", { class: "group-game-stats" }, section);
+  }
+
+  function headToHead(players) {
+    const pick = (testid, index) => h("select", { class: "input", testid, "aria-label": t("group.player") }, players.map((p, i) => h("option", { value: p.player_id, selected: i === index }, p.name)));
+    const a = pick("h2h-a", 0);
+    const b = pick("h2h-b", Math.min(1, players.length - 1));
+    const out = h("p", { testid: "h2h-result", "aria-live": "polite" });
+    async function update() {
+      if (a.value === b.value) {
+        out.textContent = "";
+        return;
+      }
+      const { data } = await api.readGroup(id, `/head-to-head?a=${encodeURIComponent(a.value)}&b=${encodeURIComponent(b.value)}`);
+      out.textContent = t("group.h2h_result", { count: data.games, a: data.a_name, b: data.b_name, a_wins: data.a_wins, b_wins: data.b_wins, a_ahead: data.a_ahead, b_ahead: data.b_ahead });
+    }
+    a.addEventListener("change", update);
+    b.addEventListener("change", update);
+    update().catch(() => undefined);
+    return h("section", { class: "group-h2h" }, h("h2", { class: "section-title" }, t("group.h2h")), h("div", { class: "filters" }, a, b), out);
+  }
+
+  // ---------- players ----------
+  function renderPlayers() {
+    const rows = group.players.map((p) => ({ ...p }));
+    const listEl = h("ul", { class: "group-player-list", testid: "group-player-list" });
+    function render() {
+      listEl.replaceChildren(
+        ...rows.map((p, i) => {
+          if (!token) return h("li", {}, p.emoji ? `${p.emoji} ` : "", p.name);
+          const name = h("input", { type: "text", class: "input", testid: `edit-player-${i}`, maxlength: 40, value: p.name, "aria-label": t("setup.player_name", { n: i + 1 }) });
+          name.addEventListener("input", () => {
+            p.name = name.value;
+          });
+          const emoji = h("input", { type: "text", class: "input input-short", testid: `edit-emoji-${i}`, maxlength: 8, value: p.emoji || "", "aria-label": t("group.emoji"), placeholder: "🙂" });
+          emoji.addEventListener("input", () => {
+            p.emoji = emoji.value || null;
+          });
+          const colour = h("select", { class: "input input-short", testid: `edit-colour-${i}`, "aria-label": t("group.colour") }, h("option", { value: "" }, "–"), PALETTE.map((c) => h("option", { value: c, selected: p.colour === c }, t(`colour.${c}`, {}, c))));
+          colour.addEventListener("change", () => {
+            p.colour = colour.value || null;
+          });
+          return h("li", { class: "player-head" }, name, colour, emoji);
+        }),
+      );
+    }
+    render();
+    if (!token) return h("section", {}, listEl);
+    const add = h("button", { type: "button", class: "btn btn-secondary", testid: "edit-add-player", onclick: () => { rows.push({ name: "", colour: null, emoji: null }); render(); } }, t("setup.add_player"));
+    const save = h("button", {
+      type: "button",
+      class: "btn btn-primary",
+      testid: "save-players",
+      onclick: async () => {
+        try {
+          const kept = rows.filter((p) => p.name.trim()).map((p) => ({ ...(p.id ? { id: p.id } : {}), name: p.name.trim(), colour: p.colour || null, emoji: p.emoji || null }));
+          group = await api.updateGroup(id, token, { name: group.name, players: kept, expected_version: group.version });
+          store.rememberGroup(group);
+          toast(t("group.saved"));
+          await open("players");
+        } catch (err) {
+          toastError(err, t("error.generic"));
+        }
+      },
+    }, t("group.save"));
+    return h("section", {}, listEl, h("div", { class: "row" }, add, save));
+  }
+
+  // ---------- share ----------
+  function renderShare() {
+    const base = `${location.origin}${location.pathname}`;
+    const links = [["group.read_link", `${base}#/g/${id}`, "share-read"]];
+    if (token) links.unshift(["group.join_link", `${base}#/g/${id}?k=${token}`, "share-join"]);
+    return h(
+      "section",
+      { class: "group-share" },
+      links.map(([label, url, testid]) =>
+        h("div", { class: "share-row" }, h("p", { class: "section-title" }, t(label)), h("input", { type: "text", class: "input", readonly: true, value: url, testid, "aria-label": t(label) }), h("button", { type: "button", class: "btn btn-secondary", onclick: () => navigator.clipboard?.writeText(url).then(() => toast(t("group.copied"))) }, t("group.copy"))),
+      ),
+      h("p", { class: "muted small" }, t("group.share_hint", { names: list(group.players.map((p) => p.name)) })),
+    );
+  }
+}
+
+/** The home screen's list of groups: [<li>] for every group this phone knows. */
+export function groupItems() {
+  return store.knownGroups().map((g) => h("li", { class: "table-item", testid: `known-group-${g.id}` }, h("a", { class: "table-link", href: `#/g/${encodeURIComponent(g.id)}` }, h("span", { class: "table-title" }, g.name), h("span", { class: ["badge", g.token ? "badge-live" : "badge-view"] }, g.token ? t("group.member") : t("group.read_only")))));
+}

@@ -1,0 +1,184 @@
+"""Between games, on two phones at 360×740: a group of four is created, plays two Mahé games (the
+second set up with one tap per player, seats remembered) and a Mhing session started on a second
+phone from the group's link; history and statistics match an independent count of the exported
+records; charts render with their data tables; all of it readable offline after the first visit,
+in German too; axe finds nothing serious."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Any
+
+import requests
+from playwright.sync_api import expect
+
+from .helpers import stored_token, switch_language, tap
+from .test_a11y import problems
+
+NAMES = ["Ann", "Ben", "Cid", "Dora"]
+
+
+def post(base: str, table_id: str, token: str, version: int, event: dict[str, Any]) -> int:
+    answer = requests.post(
+        f"{base}/api/tables/{table_id}/events",
+        json={"expected_version": version, "event": event},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=5,
+    )
+    assert answer.status_code == 201, (event, answer.text)
+    return int(answer.json()["table"]["version"])
+
+
+def play_mahe_to_the_end(base: str, table_id: str, token: str) -> None:
+    """Seat 0 takes every card and the beach (2, 1, 4 = 21 fields, MA-3/MA-7); the others bust."""
+    version = post(base, table_id, token, 0, {"type": "reveal_card", "value": 3})
+    die = lambda v: {"type": "die", "value": v}  # noqa: E731
+    for index in range(21):
+        for value in (2, 1, 4):
+            version = post(base, table_id, token, version, die(value))
+        if index < 19:
+            version = post(base, table_id, token, version, {"type": "reveal_card", "value": 1 + index % 6})
+        if index < 20:
+            for _ in range(3):
+                for value in (6, 6):
+                    version = post(base, table_id, token, version, die(value))
+
+
+def play_mhing_session(base: str, table_id: str, token: str) -> None:
+    version = 0
+    for winner, points in ((1, 64), (0, 32), (1, 16)):
+        event = {"type": "round_points", "winner": winner, "points": points, "discarder": None}
+        version = post(base, table_id, token, version, event)
+    post(base, table_id, token, version, {"type": "end_game"})
+
+
+def start_from_group(page: Any, game: str, picks: list[int]) -> str:
+    tap(page, "group-tab-play")
+    tap(page, f"group-new-{game}")
+    sheet = page.get_by_test_id("seating-sheet")
+    expect(sheet).to_be_visible()
+    for index in picks:
+        tap(page, f"pick-player-{index}")
+    sheet.get_by_test_id("confirm").tap()
+    page.wait_for_url(re.compile(r"#/t/"))
+    return str(page.evaluate("location.hash").split("/t/")[1].split("?")[0])
+
+
+def recount(base: str, group: dict[str, Any]) -> dict[str, Counter[str]]:
+    """Games and wins per player name, from each table's exported record and the seats filed."""
+    names = {p["id"]: p["name"] for p in group["group"]["players"]}
+    counts: dict[str, Counter[str]] = {}
+    for membership in group["memberships"]:
+        record = requests.get(f"{base}/api/tables/{membership['table_id']}/export", timeout=5).json()
+        for seat, player in enumerate(membership["seats"]):
+            mine = counts.setdefault(names[player], Counter())
+            mine["games"] += 1
+            mine["wins"] += seat in record["result"]["winners"]
+    return counts
+
+
+def test_a_group_plays_and_looks_back(live_server: str, new_phone: Any) -> None:
+    page = new_phone()
+    page.goto(live_server + "/")
+    tap(page, "new-group")
+    page.get_by_test_id("group-name").fill("Friday club")
+    tap(page, "group-add-player")
+    tap(page, "group-add-player")
+    for index, name in enumerate(NAMES):
+        page.get_by_test_id(f"group-player-{index}").fill(name)
+    tap(page, "create-group")
+    expect(page.get_by_test_id("group-title")).to_have_text("Friday club")
+    group_id = page.evaluate("location.hash").split("/g/")[1]
+    assert "k=" not in page.url  # the edit token stays on the phone
+
+    # First Mahé game: one tap per player, in seat order.
+    first = start_from_group(page, "mahe", [0, 1, 2, 3])
+    expect(page.get_by_test_id("sync-badge")).to_be_visible()
+    play_mahe_to_the_end(live_server, first, stored_token(page, first))
+
+    # Second Mahé game: the seats of last time are already picked; Ben and Ann swap (4 + 4 taps).
+    page.goto(f"{live_server}/#/g/{group_id}")
+    tap(page, "group-tab-play")
+    tap(page, "group-new-mahe")
+    for index in range(4):
+        expect(page.get_by_test_id(f"pick-player-{index}")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("seating-hint")).to_contain_text("as last time")
+    page.get_by_test_id("seating-sheet").get_by_test_id("cancel").tap()
+    second = start_from_group(page, "mahe", [0, 1, 2, 3, 1, 0, 2, 3])
+    play_mahe_to_the_end(live_server, second, stored_token(page, second))
+    table = requests.get(f"{live_server}/api/tables/{second}", timeout=5).json()
+    assert [p["name"] for p in table["players"]] == ["Ben", "Ann", "Cid", "Dora"]
+
+    # A second phone joins with the group's link and starts a Mhing session for three.
+    token = json.loads(page.evaluate("localStorage.getItem('kibitz.groups')"))[0]["token"]
+    other = new_phone()
+    other.goto(f"{live_server}/#/g/{group_id}?k={token}")
+    expect(other.get_by_test_id("group-title")).to_have_text("Friday club")
+    mhing = start_from_group(other, "mhing", [3, 1, 0])
+    play_mhing_session(live_server, mhing, stored_token(other, mhing))
+
+    # History and statistics on the first phone equal a count of the exported records.
+    page.goto(f"{live_server}/#/g/{group_id}")
+    page.reload()  # now under the service worker: what it reads is kept for offline use
+    tap(page, "group-tab-history")
+    for table_id in (first, second, mhing):
+        expect(page.get_by_test_id(f"history-{table_id}")).to_have_attribute("data-status", "finished")
+    expect(page.get_by_test_id(f"history-{second}-seat-0")).to_contain_text("🏆 Ben")
+    exported = requests.get(f"{live_server}/api/groups/{group_id}/export", timeout=5).json()
+    counts = recount(live_server, exported)
+    assert counts["Ann"]["wins"] == 1 and counts["Ben"]["wins"] == 2 and counts["Dora"]["games"] == 3
+    tap(page, "group-tab-stats")
+    for player in exported["group"]["players"]:
+        row = page.get_by_test_id(f"stats-{player['id']}")
+        mine = counts[player["name"]]
+        expect(row.locator("td").nth(0)).to_have_text(str(mine["games"]))
+        expect(row.locator("td").nth(1)).to_have_text(str(mine["wins"]))
+    for chart in ("chart-wins", "chart-wins-over-time", "chart-mhing-premiums"):
+        if chart == "chart-mhing-premiums":
+            continue  # typed points carry no premiums
+        expect(page.get_by_test_id(f"{chart}-plot")).to_have_attribute("data-drawn", "true")
+        expect(page.get_by_test_id(f"{chart}-plot").locator("canvas")).to_have_count(1)
+        table_rows = page.get_by_test_id(f"{chart}-table").locator("tbody tr")
+        assert table_rows.count() >= 2
+    rows = page.get_by_test_id("chart-wins-table").locator("tbody tr").all_text_contents()
+    assert "Ben2" in rows and "Ann1" in rows
+    expect(page.get_by_test_id("h2h-result")).to_contain_text("games together")
+    page.screenshot(path="/tmp/kibitz-group-stats-360x740.png", full_page=True)
+    tap(page, "group-tab-history")
+    tap(page, f"progress-{first}")
+    expect(page.get_by_test_id(f"chart-progress-{first}-plot")).to_have_attribute("data-drawn", "true")
+
+    # Offline after the first visit: the group, its history and statistics are still there.
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.get_by_test_id("group-title")).to_have_text("Friday club")
+    tap(page, "group-tab-history")
+    expect(page.get_by_test_id(f"history-{second}")).to_be_visible()
+    tap(page, "group-tab-stats")
+    expect(page.get_by_test_id("stats-table")).to_be_visible()
+    expect(page.get_by_test_id("chart-wins-plot")).to_have_attribute("data-drawn", "true")
+    page.context.set_offline(False)
+
+    # In German.
+    switch_language(page, "de")
+    expect(page.get_by_test_id("group-tab-history")).to_contain_text("Verlauf")
+    expect(page.get_by_test_id("group-tab-stats")).to_contain_text("Statistik")
+
+
+def test_the_group_screens_pass_axe(live_server: str, new_phone: Any) -> None:
+    created = requests.post(
+        f"{live_server}/api/groups", json={"name": "Club", "players": [{"name": n} for n in NAMES]}, timeout=5
+    ).json()
+    page = new_phone(bypass_csp=True, reduced_motion="reduce")
+    page.goto(f"{live_server}{created['join_path']}")
+    expect(page.get_by_test_id("group-title")).to_have_text("Club")
+    found = problems(page, "group play")
+    for tab in ("history", "stats", "players", "share"):
+        tap(page, f"group-tab-{tab}")
+        page.wait_for_timeout(100)
+        found += problems(page, f"group {tab}")
+    page.goto(f"{live_server}/#/g/new")
+    found += problems(page, "new group")
+    assert found == []
