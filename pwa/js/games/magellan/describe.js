@@ -43,7 +43,7 @@ export function describeEvent(before, event) {
       return t("magellan.sum.end_swaps", { name });
     case "final_hand":
       return event.cards.length
-        ? t("magellan.sum.final_hand", { name, cards: event.cards.join(", "), crowns: crownsOf(event.cards) })
+        ? t("magellan.sum.final_hand", { name, cards: event.cards.join(", "), count: crownsOf(event.cards) })
         : t("magellan.sum.final_hand_empty", { name });
     case "pizarro_draw":
       return event.value === undefined ? t("magellan.sum.pizarro_draw_digital", { name }) : t("magellan.sum.pizarro_draw", { name, value: event.value });
@@ -93,7 +93,7 @@ export function describe(before, after, event) {
     const result = after.result || a.result;
     if (result) {
       const names = result.winners.map((s) => playerName(a, s));
-      parts.push(names.length > 1 ? t("magellan.sum.shared", { names: list(names) }) : t("magellan.sum.winner", { name: names[0], points: result.ranking[0].score }));
+      parts.push(names.length > 1 ? t("magellan.sum.shared", { names: list(names) }) : t("magellan.sum.winner", { name: names[0], count: result.ranking[0].score }));
     }
   } else if (after.legal_actions?.next && event.type !== "undo") {
     const next = after.legal_actions.next;

@@ -27,7 +27,7 @@ export function finalHandBody(table, ui, env) {
     bigButton({
       testid: "mg-hand-save",
       label: picked.length ? t("magellan.hand.save", { name: playerName(state, seat) }) : t("magellan.hand.save_empty", { name: playerName(state, seat) }),
-      sub: picked.length ? t("magellan.hand.summary", { count: picked.length, crowns }) : null,
+      sub: picked.length ? t("magellan.hand.summary", { count: picked.length, crowns: t("magellan.crowns_short", { count: crowns }) }) : null,
       onclick: () => env.propose({ type: "final_hand", seat, cards: [...picked].sort((a, b) => a - b) }),
     }),
   ];
@@ -101,7 +101,7 @@ export function pizarroBody(table, env) {
   const body = [prompt(t("magellan.pizarro.prompt", { name })), info];
   const stopButton = bigButton({
     testid: "mg-pizarro-stop",
-    label: t("magellan.pizarro.stop", { points: stop?.points ?? total }),
+    label: t("magellan.pizarro.stop", { count: stop?.points ?? total }),
     kind: adviceP === "stop" ? "primary" : "secondary",
     onclick: () => env.propose({ type: "pizarro_stop", seat }),
   });
@@ -216,10 +216,10 @@ function explanation(result) {
   const r = result.ranking;
   const best = r[0];
   if (result.decided_by === "shared") {
-    return t("magellan.result.explain_shared", { names: list(winnerNames(result)), points: best.score });
+    return t("magellan.result.explain_shared", { names: list(winnerNames(result)), count: best.score });
   }
-  if (r.length > 1) return t("magellan.result.explain_points", { winner: best.name, points: best.score, runner: r[1].name, runner_points: r[1].score });
-  return t("magellan.result.explain_single", { winner: best.name, points: best.score });
+  if (r.length > 1) return t("magellan.result.explain_points", { winner: best.name, count: best.score, runner: r[1].name, runner_points: r[1].score });
+  return t("magellan.result.explain_single", { winner: best.name, count: best.score });
 }
 
 export function resultPanel(table, tableId) {

@@ -13,7 +13,7 @@ export function describe(before, after, event) {
   const parts = [];
   switch (event.type) {
     case "reveal_card":
-      parts.push(t("sum.reveal", { value: event.value }));
+      parts.push(t("sum.reveal", { count: event.value }));
       break;
     case "choose_turtle":
       parts.push(t("sum.choose", { turtle: colourName(event.turtle) }));
@@ -42,8 +42,8 @@ export function describe(before, after, event) {
     const dice = a.turn.dice.map((d) => d.value);
     const sum = dice.reduce((x, y) => x + y, 0);
     parts.push(dice.length === 1
-      ? t("sum.so_far_one", { distance: sum })
-      : t("sum.dice_so_far", { dice: dice.join(" + "), sum, n: dice.length, distance: sum * dice.length }));
+      ? t("sum.so_far_one", { count: sum })
+      : t("sum.dice_so_far", { dice: dice.join(" + "), sum, n: dice.length, count: sum * dice.length }));
     const stop = (after.legal_actions.actions || []).find((x) => x.type === "stop");
     if (stop) {
       parts.push(stop.to === 0 ? "" : t("sum.if_stop", { to: stop.to }));

@@ -9,12 +9,13 @@ function explanation(result) {
   const r = result.ranking;
   const best = r[0];
   const byName = (seats) => list(seatNames(result, seats));
-  const params = { winner: best.name, eggs: best.eggs, cards: best.cards };
+  // Each count in its own plural form: the sentence's (count) and "3 eggs", "2 cards" as phrases.
+  const params = { winner: best.name, eggs: t("result.eggs", { count: best.eggs }), cards: t("result.cards", { count: best.cards }) };
   if (result.decided_by === "eggs") {
-    Object.assign(params, { runner: r[1]?.name ?? "", runner_eggs: r[1]?.eggs ?? 0 });
+    Object.assign(params, { count: best.eggs, runner: r[1]?.name ?? "", runner_eggs: r[1]?.eggs ?? 0 });
   } else if (result.decided_by === "cards") {
     const tied = r.filter((x) => x.eggs === best.eggs);
-    Object.assign(params, { names: byName(tied.map((x) => x.seat)), second: Math.max(...tied.slice(1).map((x) => x.cards)) });
+    Object.assign(params, { count: best.cards, names: byName(tied.map((x) => x.seat)), second: Math.max(...tied.slice(1).map((x) => x.cards)) });
   } else {
     params.names = byName(result.winners);
   }

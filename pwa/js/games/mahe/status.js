@@ -115,7 +115,7 @@ export function lastMoveText(state, lm = state.last_move) {
     text = t("mahe.moved_bust", { turtle, dice, carried });
   } else {
     const from = lm.from === 0 ? t("mahe.from_raft") : t("mahe.from_field", { n: lm.from });
-    text = t("mahe.moved", { turtle, from, to: t("mahe.to_field", { n: lm.to }), distance: lm.distance, dice, carried });
+    text = t("mahe.moved", { turtle, from, to: t("mahe.to_field", { n: lm.to }), count: lm.distance, dice, carried });
   }
   text = sentence(text);
   if (lm.card) {

@@ -82,6 +82,11 @@ export function premiumList(premiums, testPrefix = "premium") {
   );
 }
 
+/** "1 premium", "8 points": each count in its own plural form, for a sentence naming both. */
+export function premiumsAndPoints(premiums, points) {
+  return { premiums: t("mhing.total_premiums", { count: premiums }), points: t("mhing.points_n", { count: points }) };
+}
+
 export function totalLine(total, points, testid = "breakdown-total") {
   return h(
     "p",
@@ -96,7 +101,7 @@ export function totalLine(total, points, testid = "breakdown-total") {
 export function reasonText(score) {
   if (score.reason_code === "wrong-card-count") {
     const missing = 14 - score.cards;
-    return missing > 0 ? t("mhing.reason.missing", { cards: score.cards, count: missing }) : t("mhing.reason.too_many", { cards: score.cards });
+    return missing > 0 ? t("mhing.reason.missing", { cards: t("mhing.cards_n", { count: score.cards }), count: missing }) : t("mhing.reason.too_many", { cards: score.cards });
   }
   return codeText(`mhing.reason.${score.reason_code}`, {}, score.reason);
 }
@@ -137,10 +142,10 @@ export function waitsView(waits, onPick) {
               "data-premiums": w.total_premiums,
               disabled: !onPick,
               onclick: onPick ? () => onPick(w.card) : undefined,
-              "aria-label": t("mhing.wait_label", { card: cardName(w.card), points: w.points, left: w.copies_left }),
+              "aria-label": t("mhing.wait_label", { card: cardName(w.card), count: w.points, left: t("mhing.copies_left", { count: w.copies_left }) }),
             },
             tile(w.card, { small: true }),
-            h("span", { class: "mh-wait-points" }, t("mhing.points_short", { points: w.points })),
+            h("span", { class: "mh-wait-points" }, t("mhing.points_short", { count: w.points })),
             h("span", { class: "mh-wait-left small" }, t("mhing.copies_left", { count: w.copies_left })),
           ),
         ),

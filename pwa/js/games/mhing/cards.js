@@ -84,7 +84,9 @@ export function tile(card, { joker = false, testid, onclick, label, extraClass, 
     "data-card": joker && card !== JOKER ? `jk=${card}` : card,
     "aria-label": label || name,
   };
-  const children = [h("span", { class: "mh-tile-main", "aria-hidden": "true" }, main), " ", h("span", { class: "mh-tile-sub", "aria-hidden": "true" }, sub)];
+  // A long caption ("BLANCO", "VIENTO") is set smaller so it fits a small tile whole (mhing.css).
+  const long = sub.length >= 6 ? "mh-sub-6" : sub.length === 5 ? "mh-sub-5" : null;
+  const children = [h("span", { class: "mh-tile-main", "aria-hidden": "true" }, main), " ", h("span", { class: ["mh-tile-sub", long], "aria-hidden": "true" }, sub)];
   // A button's name starts with what it shows ("1 Bam"), so voice control finds it by its face.
   if (onclick) return h("button", { type: "button", ...props, "aria-label": `${main} ${sub}: ${label || name}`, onclick }, ...children);
   return h("span", { ...props, role: "img" }, ...children);

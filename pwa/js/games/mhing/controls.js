@@ -5,6 +5,7 @@ import { h } from "../../dom.js";
 import { t, codeText } from "../../i18n.js";
 import { barHead, bigButton, notesList, promptRow, viewOnlyHint } from "../../ui/action-bar.js";
 import { whyLink, playerName } from "./rules.js";
+import { premiumsAndPoints } from "./breakdown.js";
 
 const POINT_VALUES = [0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 const MAX_PREMIUMS = 300;
@@ -113,7 +114,7 @@ function pointsBody(table, ui, act) {
       bigButton({
         testid: "record-premiums",
         label: t("mhing.record"),
-        sub: t("mhing.record_sub", { premiums: n, points: pts }),
+        sub: t("mhing.record_sub", premiumsAndPoints(n, pts)),
         onclick: () => act.propose({ ...base, premiums: n }),
       }),
     );

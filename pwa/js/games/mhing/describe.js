@@ -58,7 +58,7 @@ export function describe(before, after, event) {
       const names = (res?.winners || []).map((s) => playerName(a, s));
       parts.push(t("mhing.sum.end_game"));
       if (names.length > 1) parts.push(t("mhing.sum.end_shared", { names: list(names) }));
-      else if (names.length) parts.push(t("mhing.sum.end_leader", { name: names[0], score: a.players[res.winners[0]].score }));
+      else if (names.length) parts.push(t("mhing.sum.end_leader", { name: names[0], count: a.players[res.winners[0]].score }));
       break;
     }
     case "undo":

@@ -6,7 +6,7 @@ import { h } from "../../dom.js";
 import { t, codeText } from "../../i18n.js";
 import { SUITS, WINDS, DRAGONS, JOKER, HAND_SIZE, tile, tileFace, cardName, groupKind } from "./cards.js";
 import * as D from "./draft.js";
-import { scoreView, waitsView, reasonText } from "./breakdown.js";
+import { premiumsAndPoints, scoreView, waitsView, reasonText } from "./breakdown.js";
 import { whyLink } from "./rules.js";
 import { whoText } from "./controls.js";
 
@@ -294,7 +294,7 @@ export function createPicker(act) {
     else if (s.status === "error") sub = t("mhing.not_out");
     else if (!s.score || s.status === "loading") sub = t("mhing.checking");
     else if (s.score.wins) {
-      sub = t("mhing.record_sub", { premiums: s.score.total_premiums, points: s.score.points });
+      sub = t("mhing.record_sub", premiumsAndPoints(s.score.total_premiums, s.score.points));
       ready = true;
     } else sub = t("mhing.not_out");
     recordSub.textContent = sub;

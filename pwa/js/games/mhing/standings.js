@@ -4,7 +4,7 @@ import { h } from "../../dom.js";
 import { t, list, serverText } from "../../i18n.js";
 import { explanationLine, gameResultPanel, winnerNames } from "../../ui/result-panel.js";
 import { panel } from "../../ui/panel.js";
-import { scoreView } from "./breakdown.js";
+import { premiumsAndPoints, scoreView } from "./breakdown.js";
 import { whyLink, playerName, signed } from "./rules.js";
 
 function dealerBadge(seat) {
@@ -25,7 +25,7 @@ function payments(state) {
   return h(
     "div",
     { class: "mh-payments", testid: "payments" },
-    h("p", { class: "mh-payments-title small" }, t("mhing.payments_title", { n: last.number, name: winner, points: last.points })),
+    h("p", { class: "mh-payments-title small" }, t("mhing.payments_title", { n: last.number, name: winner, count: last.points })),
     h(
       "ul",
       {},
@@ -105,9 +105,9 @@ export function roundSummary(state, r) {
   if (r.outcome === "drawn") return t("mhing.round_drawn_text");
   const how = r.discarder === null || r.discarder === undefined ? t("mhing.from_stack_short") : t("mhing.discard_by", { name: playerName(state, r.discarder) });
   if (r.outcome === "points" && (r.premiums === null || r.premiums === undefined)) {
-    return t("mhing.round_points_text", { name: winner, how, points: r.points });
+    return t("mhing.round_points_text", { name: winner, how, count: r.points });
   }
-  return t("mhing.round_won_text", { name: winner, how, premiums: r.premiums, points: r.points });
+  return t("mhing.round_won_text", { name: winner, how, ...premiumsAndPoints(r.premiums, r.points) });
 }
 
 function changesLine(state, r) {
@@ -165,9 +165,9 @@ function explanation(result) {
   const names = winnerNames(result);
   const score = r[0]?.score ?? 0;
   if (result.decided_by === "agreement" && names.length > 1) {
-    return serverText("mhing.result.explain.agreement_shared", { names: list(names), score }, result.explanation);
+    return serverText("mhing.result.explain.agreement_shared", { names: list(names), count: score }, result.explanation);
   }
-  return serverText(`mhing.result.explain.${result.decided_by}`, { name: names[0], score, target: 500 }, result.explanation);
+  return serverText(`mhing.result.explain.${result.decided_by}`, { name: names[0], score, count: score, target: 500 }, result.explanation);
 }
 
 export function resultPanel(table, tableId) {
