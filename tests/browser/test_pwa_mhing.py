@@ -411,7 +411,7 @@ def test_nothing_fits_is_refused_on_a_discard_by_the_phones_referee(live_server:
     reason = page.get_by_test_id("breakdown-reason")
     expect(reason).to_have_attribute("data-code", "nothing-fits-on-discard")
     expect(reason).to_contain_text("only with a card from the stack (MH-3)")
-    expect(page.get_by_test_id("why-reason")).to_have_attribute("href", "rules/mhing.en.html#MH-3")
+    expect(page.get_by_test_id("why-reason")).to_have_attribute("href", "rules/mhing.en.html#decision-MH-3")
     expect(page.get_by_test_id("record-hand")).to_be_disabled()
     page.context.set_offline(False)
     assert table.refresh()["version"] == 0  # nothing was recorded
