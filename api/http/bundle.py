@@ -32,11 +32,13 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 PYODIDE_URL = "/vendor/pyodide/"
-# Browser libraries from npm (pinned in package-lock.json), served as they are: the charts' uPlot.
+# Browser libraries from npm (pinned in package-lock.json), served as they are: the charts' uPlot,
+# the join links' QR codes (qrcode-generator).
 VENDOR_URL = "/vendor/"
 VENDOR_FILES = {
     "uplot/uPlot.esm.js": ROOT / "node_modules" / "uplot" / "dist" / "uPlot.esm.js",
     "uplot/uPlot.min.css": ROOT / "node_modules" / "uplot" / "dist" / "uPlot.min.css",
+    "qrcode/qrcode.mjs": ROOT / "node_modules" / "qrcode-generator" / "dist" / "qrcode.mjs",
 }
 RULES_URL = "/referee/rules.zip"
 MESSAGES_URL = "/referee/messages/"  # + <lang>.json: the server's catalogs for the phone's referee
@@ -183,6 +185,6 @@ def vendor_file(name: str) -> Response:
     if path is None or not path.is_file():
         abort(404)
     response = send_file(path)
-    if name.endswith(".js"):
+    if name.endswith((".js", ".mjs")):
         response.mimetype = "text/javascript"
     return response

@@ -3,6 +3,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { openSheet } from "./sheet.js";
 import { toast } from "../toast.js";
+import { qrFigure } from "./qr.js";
 
 export function tableLink(tableId, token) {
   const base = `${location.origin}/#/t/${encodeURIComponent(tableId)}`;
@@ -89,9 +90,15 @@ export async function shareTable(tableId, token, gameTitle, { seats = null } = {
   const url = tableLink(tableId, token);
   const text = token ? t("share.text_join", { game: gameTitle }) : t("share.text_view", { game: gameTitle });
   const withSeats = Array.isArray(seats) && seats.length > 0;
-  if (!withSeats && (await systemShare({ title: "Kibitz", text, url }))) return;
+  // The app's own sheet always: its QR codes let a phone across the table join by its camera.
   const body = [
     h("p", {}, token ? t("share.hint_join") : t("share.hint_view")),
+    h(
+      "div",
+      { class: "qr-pair" },
+      qrFigure(url, token ? t("share.qr_join") : t("share.qr_view"), "qr-join"),
+      token ? qrFigure(tableLink(tableId), t("share.qr_view"), "qr-view") : null,
+    ),
     linkRow(url, { inputTestid: "share-link", copyTestid: "copy-link", shareTestid: "share-system", label: t("share.link"), shareData: { title: "Kibitz", text } }),
   ];
   if (withSeats) {

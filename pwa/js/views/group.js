@@ -13,6 +13,7 @@ import { openSheet } from "../ui/sheet.js";
 import { toast, toastError } from "../toast.js";
 import { PALETTE } from "../games/mahe/colours.js";
 import { chart } from "../groups/charts.js";
+import { qrFigure } from "../ui/qr.js";
 import { flushPending, lastSeating, startGroupGame } from "../groups/filing.js";
 
 const GAMES = [
@@ -408,7 +409,7 @@ export async function mountGroup(container, { params, query }) {
       "section",
       { class: "group-share" },
       links.map(([label, url, testid]) =>
-        h("div", { class: "share-row" }, h("p", { class: "section-title" }, t(label)), h("input", { type: "text", class: "input", readonly: true, value: url, testid, "aria-label": t(label) }), h("button", { type: "button", class: "btn btn-secondary", onclick: () => navigator.clipboard?.writeText(url).then(() => toast(t("group.copied"))) }, t("group.copy"))),
+        h("div", { class: "share-row" }, h("p", { class: "section-title" }, t(label)), qrFigure(url, t(label), `qr-${testid}`), h("input", { type: "text", class: "input", readonly: true, value: url, testid, "aria-label": t(label) }), h("button", { type: "button", class: "btn btn-secondary", onclick: () => navigator.clipboard?.writeText(url).then(() => toast(t("group.copied"))) }, t("group.copy"))),
       ),
       h("p", { class: "muted small" }, t("group.share_hint", { names: list(group.players.map((p) => p.name)) })),
     );
