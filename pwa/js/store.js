@@ -139,3 +139,15 @@ export function noteRenamed(localId, newId) {
 export function renamedTo(localId) {
   return read("renamed", {})[localId] || null;
 }
+
+/** A table's name as the players set it on this phone ("" / null: players and start time). */
+export function tableName(tableId) {
+  return read("table_names", {})[tableId] || null;
+}
+
+export function setTableName(tableId, name) {
+  const names = read("table_names", {});
+  if (name) names[tableId] = name;
+  else delete names[tableId];
+  write("table_names", names);
+}

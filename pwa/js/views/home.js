@@ -35,7 +35,7 @@ function tableItem(entry, onForget) {
     h(
       "a",
       { class: "table-link", href: `#/t/${encodeURIComponent(entry.id)}` },
-      h("span", { class: "table-title" }, entry.title),
+      h("span", { class: "table-title" }, store.tableName(entry.id) || entry.title),
       h("span", { class: "table-players" }, list(entry.players || [])),
       h("span", { class: ["badge", entry.finished ? "badge-done" : hasToken ? "badge-live" : "badge-view"] }, status),
     ),

@@ -3,7 +3,7 @@
 // player's own link (s, sk) the phone knows "my seat" and keeps that seat's private view (e.g. the
 // Magellan hand) fresh with the table's version. Game-specific drawing lives in js/games/<game>/.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, list, lang } from "../i18n.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { replacePath } from "../router.js";
@@ -120,6 +120,41 @@ export async function mountTable(container, { params, query }) {
     }));
   }
 
+  // The table's name (players and start time unless the players renamed it on this phone) and how
+  // long the game has run (to its last entry once it is over).
+  const nameButton = h("button", { type: "button", class: "table-name", testid: "table-name", title: t("table.rename"), onclick: rename });
+  const clock = h("span", { class: "table-clock", testid: "table-clock", title: t("table.played"), "aria-label": t("table.played") });
+  function defaultName() {
+    const start = table.created_at ? new Intl.DateTimeFormat(lang(), { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(table.created_at)) : "";
+    return [game.title, list((table.players || []).map((p) => p.name)), start].filter(Boolean).join(" · ");
+  }
+  function showName() {
+    nameButton.textContent = store.tableName(id) || defaultName();
+  }
+  function showClock() {
+    if (!table.created_at) return;
+    const end = table.finished && table.updated_at ? new Date(table.updated_at) : new Date();
+    const minutes = Math.max(0, Math.floor((end - new Date(table.created_at)) / 60000));
+    clock.textContent = minutes < 60 ? t("table.minutes", { count: minutes }) : t("table.hours", { h: Math.floor(minutes / 60), m: String(minutes % 60).padStart(2, "0") });
+    clock.dataset.minutes = String(minutes);
+  }
+  const clockTimer = setInterval(showClock, 30_000);
+  function rename() {
+    const input = h("input", { type: "text", class: "input", testid: "rename-input", maxlength: 60, value: nameButton.textContent, "aria-label": t("table.rename") });
+    const sheet = openSheet({
+      title: t("table.rename"),
+      confirmLabel: t("table.rename_save"),
+      testid: "rename-sheet",
+      onConfirm: () => {
+        store.setTableName(id, input.value.trim());
+        showName();
+        sheet.close();
+      },
+    });
+    sheet.setBody([input]);
+    input.focus();
+  }
+
   const body = h("div", { class: "table-body" });
   const badge = syncBadge();
   // A new tap makes the last entry's undo toast stale: it goes at once.
@@ -129,7 +164,8 @@ export async function mountTable(container, { params, query }) {
     h(
       "div",
       { class: "table-bar" },
-      h("span", { class: "table-name", testid: "table-name" }, `${game.title} · ${id}`),
+      nameButton,
+      clock,
       seatHost,
       viewOnlyBadge,
       badge.element,
@@ -143,10 +179,13 @@ export async function mountTable(container, { params, query }) {
     body,
   );
   showSeat();
+  showName();
+  showClock();
   const screen = game.createScreen(body, controller);
   /** Draw the table; under a finished game's result: rematch and home. */
   function draw() {
     screen.update(table);
+    showClock();
     const result = body.querySelector("[data-testid=result]");
     if (result && !readOnly && !result.querySelector("[data-testid=end-actions]")) result.append(endActions(table, game.title));
   }
@@ -383,6 +422,7 @@ export async function mountTable(container, { params, query }) {
 
   return () => {
     destroyed = true;
+    clearInterval(clockTimer);
     clearInterval(retry);
     window.removeEventListener("offline", onOffline);
     session.close();
