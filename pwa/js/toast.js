@@ -1,4 +1,5 @@
-// Short messages at the top of the screen (errors from the API, confirmations).
+// Short messages just above the action bar (errors from the API, confirmations), one at a time: a
+// newer message replaces the one showing, so two never stack over the screen.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -15,8 +16,7 @@ export function toast(message, { kind = "info", timeout = 4000, onClick } = {}) 
     close();
     if (onClick) onClick();
   });
-  host.append(el);
-  while (host.children.length > 3) host.firstElementChild.remove();
+  host.replaceChildren(el);
   setTimeout(close, timeout);
 }
 
@@ -33,7 +33,7 @@ export function toastError(err, fallbackText) {
 export function undoToast(message, onUndo, { timeout = 6000 } = {}) {
   const host = document.getElementById("toasts");
   if (!host || !message) return;
-  host.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove());
+
   const button = h("button", { type: "button", class: "toast-action", testid: "toast-undo" }, t("confirm.undo"));
   const el = h("div", { class: ["toast", "toast-info", "toast-undo"], testid: "undo-toast", role: "status" }, h("span", { class: "toast-text" }, message), button);
   const close = () => {
@@ -44,6 +44,6 @@ export function undoToast(message, onUndo, { timeout = 6000 } = {}) {
     close();
     onUndo();
   });
-  host.append(el);
+  host.replaceChildren(el);
   setTimeout(close, timeout);
 }

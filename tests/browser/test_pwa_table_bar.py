@@ -37,3 +37,45 @@ def test_name_rename_and_time_played(live_server: str, new_phone: Any) -> None:
     page.clock.install()
     page.clock.fast_forward("02:05:00")
     expect(page.get_by_test_id("table-clock")).to_have_text(re.compile(r"^2 h 0[45]$"))
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def test_toasts_hide_nothing_the_players_need(live_server: str, new_phone: Any) -> None:
+    """After a tap the undo toast sits above the action bar: not over the header, the table's bar
+    with Share, the bar's buttons, nor, at the end, over who won; one toast at a time."""
+    four = [
+        {"name": n, "colours": [c]}
+        for n, c in zip(("Eva", "Tom", "Ann", "Ben"), ("red", "green", "yellow", "black"), strict=True)
+    ]
+    mahe = ApiTable(live_server, "mahe", four, {"chance": "physical"})
+    page = new_phone()
+    page.goto(mahe.link)
+    tap(page, "card-3")
+    toast = page.get_by_test_id("undo-toast")
+    expect(toast).to_be_visible()
+    box = toast.bounding_box()
+    for needed in ("share", "table-name", "home-link", "die-2"):
+        assert not _overlap(box, page.get_by_test_id(needed).bounding_box()), needed
+    tap(page, "die-2")
+    expect(page.locator("#toasts > *")).to_have_count(1)
+
+    mhing = ApiTable(live_server, "mhing", [{"name": "Anna"}, {"name": "Tom"}], {"settlement": 1})
+    mhing.post({"type": "round_points", "winner": 0, "points": 64, "discarder": None})
+    page.goto(mhing.link)
+    tap(page, "end-game")
+    page.get_by_test_id("confirm").tap()
+    winner = page.get_by_test_id("winner")
+    expect(winner).to_contain_text("Anna")
+    shown = page.locator("#toasts > *")
+    expect(shown).to_have_count(1)
+    assert not _overlap(shown.bounding_box(), winner.bounding_box())
+    assert not _overlap(shown.bounding_box(), page.get_by_test_id("share").bounding_box())
+    page.screenshot(path="/tmp/kibitz-toast-end-360x740.png")
