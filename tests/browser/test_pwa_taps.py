@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
@@ -38,21 +39,26 @@ def offered(page: Any, testid: str) -> bool:
     return bool(button.count()) and button.is_visible() and button.is_enabled()
 
 
-def next_tap(page: Any) -> str:
+def next_tap(page: Any, more_dice: bool = False) -> str:
     """What the player taps next: a card, the first turtle, stop after a die, else the highest die
-    that does not bust (MA-3, MA-7, MA-9)."""
+    that does not bust (MA-3, MA-7, MA-9). With `more_dice` the decider asks for the next die
+    whenever one can be had without busting: one tap on what it shows, no "Another die" first."""
     turtles = [f"choose-turtle-{c}" for p in PLAYERS for c in p["colours"]]
+    dice = [f"die-{v}" for v in range(6, 0, -1) if offered(page, f"die-{v}")]
+    safe = [d for d in dice if "btn-danger-soft" not in (page.get_by_test_id(d).get_attribute("class") or "")]
+    if more_dice and safe and offered(page, "stop"):
+        return safe[0]
     for testid in ["card-4", *turtles, "stop"]:
         if offered(page, testid):
             return testid
-    dice = [f"die-{v}" for v in range(6, 0, -1) if offered(page, f"die-{v}")]
-    safe = [d for d in dice if "btn-danger-soft" not in (page.get_by_test_id(d).get_attribute("class") or "")]
     if safe or dice:
         return (safe or dice)[0]
     raise AssertionError("nothing to tap")
 
 
-def test_a_whole_mahe_game_is_one_tap_per_entry(live_server: str, new_phone: Any) -> None:
+@pytest.mark.parametrize("more_dice", [False, True], ids=["stop-after-one-die", "second-and-third-dice"])
+def test_a_whole_mahe_game_is_one_tap_per_entry(live_server: str, new_phone: Any, more_dice: bool) -> None:
+    """Every die is one tap, the second and third too (issue 26: no separate "Another die")."""
     table = ApiTable(live_server, "mahe", PLAYERS, {"chance": "physical"})
     page = new_phone()
     open_table(page, table.link)
@@ -62,7 +68,7 @@ def test_a_whole_mahe_game_is_one_tap_per_entry(live_server: str, new_phone: Any
     first_card = True
     while not page.get_by_test_id("result").count():
         assert taps < MAX_TAPS, "the game did not end"
-        testid = next_tap(page)
+        testid = next_tap(page, more_dice)
         tap(page, testid)
         taps += 1
         settled(page)
@@ -78,7 +84,14 @@ def test_a_whole_mahe_game_is_one_tap_per_entry(live_server: str, new_phone: Any
     codes = [note["code"] for note in table.table["legal_actions"]["notes"]]
     assert codes == ["game-over"]
     expect(page.get_by_test_id("actionbar")).not_to_contain_text("third die")
-    print(f"\n[taps] whole 2-player Mahé game: {taps} entries, {taps} taps")
+    extra = sum(1 for e in log if e["event"]["type"] == "die") - sum(
+        1 for e in log if e["event"]["type"] == "stop"
+    )
+    if more_dice:
+        assert extra > 0, "no second or third die was taken"
+    print(
+        f"\n[taps] whole 2-player Mahé game ({'more dice' if more_dice else 'one die'}): {taps} entries, {taps} taps"
+    )
 
 
 def test_undo_toast_and_the_other_phones_are_told(live_server: str, new_phone: Any) -> None:

@@ -2,7 +2,7 @@
 // odds (bust chance, where each die value would take the turtle, who would get the egg card).
 import { h } from "../../dom.js";
 import { t, percent } from "../../i18n.js";
-import { barHead, bigButton, prompt, promptRow, viewOnlyHint } from "../../ui/action-bar.js";
+import { barHead, bigButton, prompt, viewOnlyHint } from "../../ui/action-bar.js";
 import { colourName, playerName, HEX } from "./colours.js";
 import { turnInfo, deciderInfo, notes, swatch } from "./status.js";
 
@@ -39,11 +39,8 @@ function diePad(state, action, onValue) {
   );
 }
 
-/**
- * Build the action bar. ui: {dieOpen, setDieOpen(bool)} — local state for the physical
- * "another die" step (first say "another die", then type what the die shows).
- */
-export function renderControls(table, ctl, ui) {
+/** Build the action bar for what legal_actions allows now. */
+export function renderControls(table, ctl) {
   const { state } = table;
   const legal = table.legal_actions || { actions: [] };
   const acts = Object.fromEntries((legal.actions || []).map((a) => [a.type, a]));
@@ -100,13 +97,8 @@ export function renderControls(table, ctl, ui) {
         diePad(state, acts.die, (v) => ctl.propose({ type: "die", value: v })),
       );
     }
-  } else if (ui.dieOpen && acts.die && !digital) {
-    body.append(
-      promptRow(t("mahe.another_prompt", { p: percent(acts.die.bust_chance ?? 0) }), () => ui.setDieOpen(false), "another-die-back"),
-      diePad(state, acts.die, (v) => ctl.propose({ type: "die", value: v })),
-    );
   } else {
-    // Decide: stop, another die, or (variant MA-11) play an egg card as the die.
+    // Decide: stop, the next die's value, or (variant MA-11) play an egg card as the die.
     const row = h("div", { class: "row" });
     if (acts.stop) {
       row.append(
@@ -119,7 +111,10 @@ export function renderControls(table, ctl, ui) {
         }),
       );
     }
-    if (acts.die) {
+    // Physical dice: tapping what the next die shows says "another die" too (the decider's choice is
+    // visible in the die having been rolled), so there is no separate "Another die" tap.
+    const nextDie = acts.die && !digital ? diePad(state, acts.die, (v) => ctl.propose({ type: "die", value: v })) : null;
+    if (acts.die && digital) {
       const sub = t("mahe.bust_chance", { p: percent(acts.die.bust_chance ?? 0) });
       row.append(
         bigButton({
@@ -127,15 +122,15 @@ export function renderControls(table, ctl, ui) {
           label: t("mahe.another_die"),
           sub,
           kind: "warning",
-          onclick: () =>
-            digital
-              ? ctl.propose({ type: "die" }, { preview: false, text: t("mahe.confirm_another_digital", { p: percent(acts.die.bust_chance ?? 0) }) })
-              : ui.setDieOpen(true),
+          onclick: () => ctl.propose({ type: "die" }, { preview: false, text: t("mahe.confirm_another_digital", { p: percent(acts.die.bust_chance ?? 0) }) }),
         }),
       );
     }
     if (acts.stop || acts.die) {
       body.append(prompt(legal.decider ? t("mahe.decide_prompt", { name: legal.decider.name }) : t("mahe.decide_prompt_plain")), row);
+    }
+    if (nextDie) {
+      body.append(h("p", { class: "prompt-sub", testid: "another-die-hint" }, t("mahe.another_prompt", { p: percent(acts.die.bust_chance ?? 0) })), nextDie);
     }
     if (acts.play_card?.cards?.length) {
       const outcomes = new Map((acts.play_card.outcomes || []).map((o) => [o.value, o]));

@@ -17,30 +17,18 @@ export function createScreen(container, ctl) {
   container.append(resultHost, h("div", { class: "board-wrap" }, board.el), infoHost, bar.el);
 
   let current = null;
-  const ui = {
-    dieOpen: false,
-    version: null,
-    setDieOpen(value) {
-      ui.dieOpen = value;
-      if (current) renderBar(current);
-    },
-  };
 
   function renderInfo(table) {
     infoHost.replaceChildren(...[lastMove(table.state), scoreboard(table, ctl.mine)].filter(Boolean));
   }
 
   function renderBar(table) {
-    bar.el.replaceChildren(renderControls(table, ctl, ui));
+    bar.el.replaceChildren(renderControls(table, ctl));
   }
 
   return {
     update(table) {
       current = table;
-      if (table.version !== ui.version) {
-        ui.dieOpen = false;
-        ui.version = table.version;
-      }
       board.update(table);
       resultHost.replaceChildren(...[table.finished ? resultPanel(table, ctl.id) : null].filter(Boolean));
       renderInfo(table);
