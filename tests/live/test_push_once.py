@@ -1,0 +1,236 @@
+"""A change is read and rendered once per process, not once per phone (issue 23).
+
+Two hundred phones follow one table through a real HTTP server (threaded, in this process, so the
+test can read the process's counters): each gets every change exactly once and in order, while the
+process reads the table once and renders once per change. Appends never wait on the streams. And
+whatever versions phones ask from, the shared message is the one a phone would get rendered for
+itself (hypothesis, against the store's own reading of the log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import pytest
+import requests
+from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from werkzeug.serving import make_server
+
+from api.db.migrate import upgrade
+from api.http import editions
+from api.http.context import STORE_KEY
+from api.http.editions import Editions
+from api.http.stream import EDITIONS_KEY
+from api.i18n import localize_notes
+from api.tables.store import TableStore, require_game
+from tests.conftest import make_test_app
+from tests.live.test_stream import PLAYERS
+
+PHONES = 200
+CHANGES = 6
+
+
+def _create(base: str) -> dict[str, Any]:
+    body = {"game": "mahe", "players": PLAYERS, "options": {"chance": "physical"}}
+    created = requests.post(f"{base}/api/tables", json=body, timeout=10)
+    assert created.status_code == 201, created.text
+    return dict(created.json())
+
+
+def _next_move(table: dict[str, Any]) -> dict[str, Any]:
+    """A legal Mahé move whatever the phase: reveal a card, roll, stop when deciding."""
+    phase = table["legal_actions"]["phase"]
+    if phase == "reveal_card":
+        return {"type": "reveal_card", "value": 3}
+    return {"type": "stop"} if phase == "decide" else {"type": "die", "value": 1}
+
+
+def _append(base: str, created: dict[str, Any], version: int, view: dict[str, Any]) -> requests.Response:
+    return requests.post(
+        f"{base}/api/tables/{created['id']}/events",
+        json={"expected_version": version, "event": _next_move(view)},
+        headers={"Authorization": f"Bearer {created['write_token']}"},
+        timeout=30,
+    )
+
+
+@pytest.fixture
+def served(db_url: str) -> Iterator[tuple[str, Flask]]:
+    """The app behind a real threaded HTTP server; streams last a minute, heartbeats half of it."""
+    app = make_test_app(db_url, KIBITZ_STREAM_LIFETIME=60.0, KIBITZ_STREAM_HEARTBEAT=30.0)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server.daemon_threads = True  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", app
+    finally:
+        server.shutdown()
+
+
+class Phone:
+    """One phone's stream, read with asyncio: every `table` event as (id, entry seqs)."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[int, list[int]]] = []
+        self.changed = asyncio.Event()
+
+    async def follow(self, port: int, table_id: str) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**22)
+        writer.write(f"GET /api/tables/{table_id}/stream HTTP/1.1\r\nHost: test\r\n\r\n".encode())
+        await writer.drain()
+        try:
+            while line := await reader.readline():
+                if line.startswith(b"data: "):
+                    data = json.loads(line[6:])
+                    self.got.append((data["version"], [e["seq"] for e in data["entries"]]))
+                    self.changed.set()
+        finally:
+            writer.close()
+
+    async def has(self, version: int) -> None:
+        while not self.got or self.got[-1][0] < version:
+            self.changed.clear()
+            await self.changed.wait()
+
+
+async def _crowd(base: str, app: Flask) -> tuple[list[Phone], list[tuple[int, int]]]:
+    """PHONES phones on one table, CHANGES appends one after the other (each once every phone has
+    the one before); what each phone got, and the process's (reads, renders) for each change."""
+    created = _create(base)
+    port = int(base.rsplit(":", 1)[1])
+    phones = [Phone() for _ in range(PHONES)]
+    streams = [asyncio.create_task(p.follow(port, created["id"])) for p in phones]
+    counters = app.extensions[EDITIONS_KEY].counters
+    costs = []
+    view = created["table"]
+    loop = asyncio.get_running_loop()
+    try:
+        await asyncio.wait_for(asyncio.gather(*(p.has(0) for p in phones)), 60)
+        for version in range(CHANGES):
+            reads, renders = counters.reads, counters.renders
+            answer = await loop.run_in_executor(None, _append, base, created, version, view)
+            assert answer.status_code == 201, answer.text
+            view = answer.json()["table"]
+            await asyncio.wait_for(asyncio.gather(*(p.has(version + 1) for p in phones)), 60)
+            costs.append((counters.reads - reads, counters.renders - renders))
+    finally:
+        for stream in streams:
+            stream.cancel()
+        await asyncio.gather(*streams, return_exceptions=True)
+    return phones, costs
+
+
+@pytest.mark.gunicorn  # a real server and many connections: with the slower, serving tests
+def test_two_hundred_phones_get_each_change_once_in_order_from_one_read_and_one_render(
+    served: tuple[str, Flask],
+) -> None:
+    base, app = served
+    phones, costs = asyncio.run(_crowd(base, app))
+    expected = [(0, [])] + [(v, [v]) for v in range(1, CHANGES + 1)]
+    assert all(p.got == expected for p in phones), "a phone missed, doubled or reordered a change"
+    # Each change: one read of the table and its new entry, one render, for all 200 streams.
+    assert costs == [(1, 1)] * CHANGES
+
+
+@pytest.mark.gunicorn
+def test_an_append_does_not_wait_for_the_streams(served: tuple[str, Flask]) -> None:
+    """While the streams' render of a change is held up, the next appends still go through."""
+    base, _app = served
+    created = _create(base)
+    stream = requests.get(f"{base}/api/tables/{created['id']}/stream", stream=True, timeout=(5, 30))
+    lines = stream.iter_lines()
+    assert next(line for line in lines if line.startswith(b"id:")) == b"id: 0"
+    held, rendering = threading.Event(), threading.Event()
+    real_render = editions.render
+
+    def slow_render(*args: Any) -> bytes:
+        rendering.set()
+        assert held.wait(30)
+        return real_render(*args)
+
+    try:
+        with mock.patch.object(editions, "render", slow_render):
+            first = _append(base, created, 0, created["table"])
+            assert first.status_code == 201
+            assert rendering.wait(10), "the stream did not start rendering the change"
+            # The stream is stuck in its render: appends go on regardless.
+            view = first.json()["table"]
+            for version in (1, 2):
+                answer = _append(base, created, version, view)
+                assert answer.status_code == 201
+                view = answer.json()["table"]
+            assert not held.is_set()
+            held.set()
+        # Once it can, the stream sends the change it had read, then skips to the newest version.
+        ids = (line for line in lines if line.startswith(b"id:"))
+        assert (next(ids), next(ids)) == (b"id: 1", b"id: 3")
+    finally:
+        held.set()
+        stream.close()
+
+
+@pytest.fixture(scope="module")
+def one_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    url = f"sqlite:///{tmp_path_factory.mktemp('editions') / 'kibitz.sqlite3'}"
+    upgrade(url)
+    return make_test_app(url)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    steps=st.lists(
+        st.one_of(
+            st.tuples(st.just("append"), st.sampled_from(["move", "undo"])),
+            st.tuples(
+                st.just("ask"), st.integers(-1, 14), st.sampled_from(["en", "de"]), st.sampled_from([None, 1])
+            ),
+        ),
+        max_size=30,
+    ),
+    kept=st.integers(1, 4),
+)
+def test_a_shared_message_is_what_the_phone_would_get_on_its_own(
+    one_app: Flask, steps: list[tuple[Any, ...]], kept: int
+) -> None:
+    """However far behind phones are (further than the entries kept, or ahead of the table), the
+    message they share is byte for byte the one rendered for them alone from the store's log."""
+    client = one_app.test_client()
+    created = client.post(
+        "/api/tables", json={"game": "mahe", "players": PLAYERS, "options": {"chance": "physical"}}
+    ).get_json()
+    tables: TableStore = one_app.extensions[STORE_KEY]
+    edition_of = Editions(tables)
+    version, view = 0, created["table"]
+    with mock.patch.object(editions, "ENTRIES_KEPT", kept), edition_of.follow(created["id"]) as edition:
+        for step in steps:
+            if step[0] == "append":
+                event = {"type": "undo"} if step[1] == "undo" and version else _next_move(view)
+                answer = client.post(
+                    f"/api/tables/{created['id']}/events",
+                    json={"expected_version": version, "event": event},
+                    headers={"Authorization": f"Bearer {created['write_token']}"},
+                )
+                if answer.status_code == 201:
+                    version, view = version + 1, answer.get_json()["table"]
+                continue
+            _, since, language, seat = step
+            since = None if since < 0 else since
+            got_version, body = edition.message(since, version, language, seat)
+            assert got_version == version
+            if since == version:
+                assert body is None
+                continue
+            table, entries = tables.entries_after(created["id"], since if since is not None else version)
+            private = None
+            if seat is not None:
+                game = require_game(table.game)
+                private = localize_notes(game.private_view(game.load(table.state), seat), language)
+            assert body == editions.render(table, entries if since is not None else [], private, language)
