@@ -71,31 +71,42 @@ class ChangeFeed:
 
 
 class _TableChanges:
+    """A table's newest announced version, and one event per version that its streams wait on.
+
+    Announcing sets the event the waiters hold and puts a fresh one in its place: the announcer
+    does the same small work however many streams wait (under gevent the hub wakes them after the
+    announcer has moved on), where a condition's notify_all woke every waiter in the announcer.
+    """
+
     def __init__(self) -> None:
-        self.condition = threading.Condition()
+        self._lock = threading.Lock()
+        self._moved = threading.Event()
         self.version = -1
         self.waiters = 0
-        self.wakes = 0  # resyncs so far: a waiter returns when this moves, new version or not
 
     def advance(self, version: int) -> None:
-        with self.condition:
-            if version > self.version:
-                self.version = version
-                self.condition.notify_all()
+        with self._lock:
+            if version <= self.version:
+                return
+            self.version = version
+            moved, self._moved = self._moved, threading.Event()
+        moved.set()
 
     def wake(self) -> None:
-        with self.condition:
-            self.wakes += 1
-            self.condition.notify_all()
+        with self._lock:
+            moved, self._moved = self._moved, threading.Event()
+        moved.set()
 
     def wait_above(self, after: int, timeout: float) -> int | None:
         """The newest version announced above `after` (`after` itself when woken to re-read), or
         None when `timeout` passes first."""
-        with self.condition:
-            wakes = self.wakes
-            if self.condition.wait_for(lambda: self.version > after or self.wakes != wakes, timeout):
-                return max(self.version, after)
-        return None
+        with self._lock:
+            if self.version > after:
+                return self.version
+            moved = self._moved
+        if not moved.wait(timeout):
+            return None
+        return max(self.version, after)
 
 
 def parse_notice(payload: str) -> tuple[str, int] | None:
