@@ -98,7 +98,12 @@ def install_change_feed(app: Flask, database_url: str) -> None:
     for name, default in (("KIBITZ_STREAM_HEARTBEAT", "15"), ("KIBITZ_STREAM_LIFETIME", lifetime)):
         app.config.setdefault(name, float(os.environ.get(name, default)))
     feed = ChangeFeed()
-    start, after_commit = announcer(database_url, feed)
+    listen, after_commit = announcer(database_url, feed)
+
+    def start() -> None:
+        listen()
+        feed.start_ticking(app.config["KIBITZ_STREAM_HEARTBEAT"])
+
     app.extensions[CHANGES_KEY] = feed
     app.extensions[EDITIONS_KEY] = Editions(app.extensions[STORE_KEY])
     app.extensions[STARTERS_KEY] = start
@@ -203,10 +208,9 @@ def _events(
             if body is not None:
                 yield body
                 sent = version
-            left = deadline - time.monotonic()
-            if left <= 0:
+            if time.monotonic() >= deadline:
                 return  # the phone reconnects with Last-Event-ID
-            announced = changes.wait_above(version, min(heartbeat, left))
+            announced = changes.wait_above(version)  # the process's ticker wakes it for heartbeats
             if announced is None:
                 yield b": heartbeat\n\n"
                 # A lost notice costs a phone one heartbeat at most: the table is read again if
