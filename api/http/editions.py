@@ -66,6 +66,7 @@ class Edition:
         self._rows: list[Mapping[str, Any]] = []
         self._read_at = float("-inf")  # the time.monotonic() of the last read
         self._messages: OrderedDict[MessageKey, bytes] = OrderedDict()
+        self.press: Any = None  # the loop that writes to this table's streams (api.http.press)
 
     @property
     def _base(self) -> int:

@@ -12,6 +12,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from flask import Flask, Response, current_app, request
 from flask.views import MethodView
@@ -22,6 +23,7 @@ from api.http.context import STORE_KEY, bearer_token, store
 from api.http.editions import Editions
 from api.http.i18n import asked_language, best_language
 from api.http.limits import guard_token
+from api.http.press import Press, Reader, direct_socket
 from api.tables.changes import ChangeFeed, announcer
 from api.tables.store import TableStore
 
@@ -168,6 +170,7 @@ class TableStream(MethodView):
             table_id,
             last,
             seat,
+            direct_socket(request.environ),
             language=language,
             heartbeat=config["KIBITZ_STREAM_HEARTBEAT"],
             lifetime=config["KIBITZ_STREAM_LIFETIME"],
@@ -186,6 +189,7 @@ def _events(
     table_id: str,
     last: int | None,
     seat: int | None,
+    sock: Any | None,
     *,
     language: str,
     heartbeat: float,
@@ -210,6 +214,19 @@ def _events(
                 sent = version
             if time.monotonic() >= deadline:
                 return  # the phone reconnects with Last-Event-ID
+            if sock is not None and changes.version <= version:
+                # Caught up: the table's press writes to this stream until it falls behind.
+                reader = Reader(sock, version, language, seat, deadline)
+                press = edition.press = edition.press or Press(edition, changes, heartbeat)
+                press.hold(reader)
+                try:
+                    sock.sendall(reader.rest)  # a slow reader: the rest of the event it was taking
+                except OSError:
+                    return
+                if reader.ended:
+                    return
+                sent, newest = reader.sent, max(newest, changes.version)
+                continue
             announced = changes.wait_above(version)  # the process's ticker wakes it for heartbeats
             if announced is None:
                 yield b": heartbeat\n\n"

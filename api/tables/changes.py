@@ -36,7 +36,7 @@ class ChangeFeed:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._tables: dict[str, _TableChanges] = {}
+        self._tables: dict[str, TableChanges] = {}
         self._ticking = False
 
     def announce(self, table_id: str, version: int) -> None:
@@ -46,10 +46,10 @@ class ChangeFeed:
             changes.advance(version)
 
     @contextmanager
-    def subscribe(self, table_id: str) -> Iterator[_TableChanges]:
+    def subscribe(self, table_id: str) -> Iterator[TableChanges]:
         """Listen to one table; subscribe before reading its version so no announcement slips by."""
         with self._lock:
-            changes = self._tables.setdefault(table_id, _TableChanges())
+            changes = self._tables.setdefault(table_id, TableChanges())
             changes.waiters += 1
         try:
             yield changes
@@ -89,7 +89,7 @@ class ChangeFeed:
             return sum(changes.waiters for changes in self._tables.values())
 
 
-class _TableChanges:
+class TableChanges:
     """A table's newest announced version, and one event per version that its streams wait on.
 
     Announcing sets the event the waiters hold and puts a fresh one in its place: the announcer
