@@ -51,6 +51,7 @@ class Counters:
     def __init__(self) -> None:
         self.reads = 0
         self.renders = 0
+        self.handed_back = 0  # slow readers the press gave back (api.http.press)
 
 
 class Edition:
@@ -60,7 +61,7 @@ class Edition:
     def __init__(self, table_id: str, tables: TableStore, counters: Counters) -> None:
         self.table_id = table_id
         self._tables = tables
-        self._counters = counters
+        self.counters = counters
         self._lock = threading.Lock()
         self._table: TableRow | None = None
         self._rows: list[Mapping[str, Any]] = []
@@ -116,7 +117,7 @@ class Edition:
     def _read(self, after: int) -> tuple[TableRow, list[Mapping[str, Any]]]:
         """The row and the entries past `after`; kept, with those kept before them."""
         table, rows = self._tables.log_after(self.table_id, after)
-        self._counters.reads += 1
+        self.counters.reads += 1
         kept = rows
         if self._table is not None and self._base <= after <= self._table.version:
             kept = [r for r in self._rows if r["seq"] <= after] + rows
@@ -126,7 +127,7 @@ class Edition:
     def _render(
         self, table: TableRow, missed: list[Mapping[str, Any]], language: str, seat: int | None
     ) -> bytes:
-        self._counters.renders += 1
+        self.counters.renders += 1
         private = None
         if seat is not None:
             game = require_game(table.game)
@@ -142,6 +143,9 @@ class Editions:
         self.counters = Counters()
         self._lock = threading.Lock()
         self._followed: dict[str, tuple[Edition, int]] = {}
+
+    def following(self) -> int:
+        return len(self._followed)
 
     @contextmanager
     def follow(self, table_id: str) -> Iterator[Edition]:

@@ -16,6 +16,7 @@ events, from the same edition.
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections import defaultdict
@@ -27,6 +28,9 @@ from api.tables.changes import TableChanges
 log = logging.getLogger(__name__)
 
 WRITES_BETWEEN_YIELDS = 200
+# A stream's kernel send buffer (Linux doubles it): a phone that stops reading is found out after
+# a few dozen events instead of the megabytes an autotuned buffer would hold for each of thousands.
+SEND_BUFFER = 64 * 1024
 HEARTBEAT = b": heartbeat\n\n"
 
 
@@ -47,6 +51,7 @@ def direct_socket(environ: dict[str, Any]) -> Any | None:
         or not type(sock).__module__.startswith("gevent.")
     ):
         return None
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
     return sock
 
 
@@ -139,6 +144,7 @@ class Press:
             if version is not None:
                 reader.sent = version
             if taken < len(frame):
+                self.edition.counters.handed_back += 1
                 self._hand_back(reader, rest=frame[taken:])
             if written % WRITES_BETWEEN_YIELDS == 0:
                 time.sleep(0)  # let the server's other work in (gevent: a cooperative yield)

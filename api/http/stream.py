@@ -112,6 +112,19 @@ def install_change_feed(app: Flask, database_url: str) -> None:
     app.extensions[STORE_KEY].on_commit = after_commit
 
 
+def stream_figures(app: Flask) -> dict[str, int]:
+    """What the live streams of this process cost so far (`GET /api/health`)."""
+    editions: Editions = app.extensions[EDITIONS_KEY]
+    counters = editions.counters
+    return {
+        "streams": app.extensions[CHANGES_KEY].listening(),
+        "tables": editions.following(),
+        "reads": counters.reads,
+        "renders": counters.renders,
+        "handed_back": counters.handed_back,
+    }
+
+
 def _last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID", "").strip()
     if not raw:

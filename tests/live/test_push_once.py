@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -30,7 +32,8 @@ from api.http.editions import Editions
 from api.http.stream import EDITIONS_KEY
 from api.i18n import localize_notes
 from api.tables.store import TableStore, require_game
-from tests.conftest import make_test_app
+from devtools.gunicorn import GunicornProcess
+from tests.conftest import TEST_LIMITS, make_test_app
 from tests.live.test_stream import PLAYERS
 
 PHONES = 200
@@ -101,26 +104,39 @@ class Phone:
             await self.changed.wait()
 
 
-async def _crowd(base: str, app: Flask) -> tuple[list[Phone], list[tuple[int, int]]]:
+def _in_process(app: Flask) -> Callable[[], tuple[int, int]]:
+    counters = app.extensions[EDITIONS_KEY].counters
+    return lambda: (counters.reads, counters.renders)
+
+
+def _from_health(base: str) -> tuple[int, int]:
+    """(reads, renders) of the live streams, as the server's health answer says them."""
+    figures = requests.get(f"{base}/api/health", timeout=10).json()["streams"]
+    return figures["reads"], figures["renders"]
+
+
+async def _crowd(
+    base: str, costs_now: Callable[[], tuple[int, int]]
+) -> tuple[list[Phone], list[tuple[int, int]]]:
     """PHONES phones on one table, CHANGES appends one after the other (each once every phone has
     the one before); what each phone got, and the process's (reads, renders) for each change."""
     created = _create(base)
     port = int(base.rsplit(":", 1)[1])
     phones = [Phone() for _ in range(PHONES)]
     streams = [asyncio.create_task(p.follow(port, created["id"])) for p in phones]
-    counters = app.extensions[EDITIONS_KEY].counters
     costs = []
     view = created["table"]
     loop = asyncio.get_running_loop()
     try:
         await asyncio.wait_for(asyncio.gather(*(p.has(0) for p in phones)), 60)
         for version in range(CHANGES):
-            reads, renders = counters.reads, counters.renders
+            reads, renders = await loop.run_in_executor(None, costs_now)
             answer = await loop.run_in_executor(None, _append, base, created, version, view)
             assert answer.status_code == 201, answer.text
             view = answer.json()["table"]
             await asyncio.wait_for(asyncio.gather(*(p.has(version + 1) for p in phones)), 60)
-            costs.append((counters.reads - reads, counters.renders - renders))
+            reads_after, renders_after = await loop.run_in_executor(None, costs_now)
+            costs.append((reads_after - reads, renders_after - renders))
     finally:
         for stream in streams:
             stream.cancel()
@@ -133,11 +149,84 @@ def test_two_hundred_phones_get_each_change_once_in_order_from_one_read_and_one_
     served: tuple[str, Flask],
 ) -> None:
     base, app = served
-    phones, costs = asyncio.run(_crowd(base, app))
+    phones, costs = asyncio.run(_crowd(base, _in_process(app)))
     expected = [(0, [])] + [(v, [v]) for v in range(1, CHANGES + 1)]
     assert all(p.got == expected for p in phones), "a phone missed, doubled or reordered a change"
     # Each change: one read of the table and its new entry, one render, for all 200 streams.
     assert costs == [(1, 1)] * CHANGES
+
+
+@pytest.fixture
+def gunicorn_server(db_url: str, tmp_path: Path) -> Iterator[str]:
+    """The app under real gunicorn (gevent: the press writes to the streams); heartbeats 30 s."""
+    env = {**TEST_LIMITS, "KIBITZ_STREAM_HEARTBEAT": "30"}
+    with GunicornProcess(db_url, tmp_path / "gunicorn.log", env=env) as server:
+        yield server.base
+
+
+@pytest.mark.gunicorn
+def test_under_gunicorn_the_press_writes_each_change_once_to_two_hundred_phones(gunicorn_server: str) -> None:
+    phones, costs = asyncio.run(_crowd(gunicorn_server, lambda: _from_health(gunicorn_server)))
+    expected = [(0, [])] + [(v, [v]) for v in range(1, CHANGES + 1)]
+    assert all(p.got == expected for p in phones), "a phone missed, doubled or reordered a change"
+    assert costs == [(1, 1)] * CHANGES
+
+
+def _chunked_events(raw: bytes) -> list[dict[str, Any]]:
+    """The `table` events of an HTTP/1.1 chunked SSE response, decoding the chunks strictly."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert b"transfer-encoding: chunked" in head.lower()
+    data = b""
+    while body:
+        size, _, body = body.partition(b"\r\n")
+        length = int(size, 16)
+        assert body[length : length + 2] == b"\r\n", "broken chunk framing"
+        data, body = data + body[:length], body[length + 2 :]
+    events = []
+    for block in data.split(b"\n\n"):
+        for line in block.split(b"\n"):
+            if line.startswith(b"data: "):
+                events.append(json.loads(line[6:]))
+    return events
+
+
+@pytest.mark.gunicorn
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_slow_reader_is_handed_back_and_skips_ahead_with_every_entry_once(gunicorn_server: str) -> None:
+    """A phone that stops reading (its socket full) is handed back by the press with the rest of
+    the event it was taking: once it reads again it gets every entry exactly once, in order, in
+    fewer events than changes, and the chunks on the wire are intact."""
+    base = gunicorn_server
+    created = _create(base)
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    slow.connect(("127.0.0.1", int(base.rsplit(":", 1)[1])))
+    slow.sendall(f"GET /api/tables/{created['id']}/stream HTTP/1.1\r\nHost: test\r\n\r\n".encode())
+    view, version = created["table"], 0
+    while _from_health(base)[1] == 0:  # its first event rendered: it is following
+        pass
+    while requests.get(f"{base}/api/health", timeout=10).json()["streams"]["handed_back"] == 0:
+        answer = _append(base, created, version, view)
+        assert answer.status_code == 201
+        view, version = answer.json()["table"], version + 1
+        assert version < 2000, "the socket never filled up"
+    for _ in range(3):  # changes while it is behind: it gets them in one event
+        answer = _append(base, created, version, view)
+        assert answer.status_code == 201
+        view, version = answer.json()["table"], version + 1
+    slow.settimeout(5)
+    raw = b""
+    events: list[dict[str, Any]] = []
+    while not events or events[-1]["version"] < version:
+        raw += slow.recv(1 << 20)
+        try:
+            events = _chunked_events(raw)
+        except (AssertionError, ValueError):  # a chunk not complete yet
+            continue
+    slow.close()
+    seqs = [e["seq"] for event in events for e in event["entries"]]
+    assert seqs == list(range(1, version + 1))  # every entry once, in order
+    assert len(events) < version + 1  # it skipped ahead instead of queueing every version
 
 
 @pytest.mark.gunicorn
