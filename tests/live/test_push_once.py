@@ -34,6 +34,7 @@ from api.i18n import localize_notes
 from api.tables.store import TableStore, require_game
 from devtools.gunicorn import GunicornProcess
 from tests.conftest import TEST_LIMITS, make_test_app
+from tests.live.sse import StreamReader
 from tests.live.test_stream import PLAYERS
 
 PHONES = 200
@@ -323,3 +324,62 @@ def test_a_shared_message_is_what_the_phone_would_get_on_its_own(
                 game = require_game(table.game)
                 private = localize_notes(game.private_view(game.load(table.state), seat), language)
             assert body == editions.render(table, entries if since is not None else [], private, language)
+
+
+@pytest.mark.gunicorn
+def test_each_seat_and_language_gets_its_own_render_shared_by_its_streams(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """Private seat views differ (MG-3: a seat's own money cards): the press renders a change once
+    per (seat, language) group, and every stream of a group gets that group's bytes."""
+    # Heartbeats each second: the readers' threads end soon after they are closed.
+    env = {**TEST_LIMITS, "KIBITZ_STREAM_HEARTBEAT": "1"}
+    with GunicornProcess(sqlite_url, tmp_path / "gunicorn.log", env=env) as server:
+        _seat_streams(server.base)
+
+
+def _seat_streams(base: str) -> None:
+    body = {
+        "game": "magellan",
+        "players": [{"name": n} for n in ("Ann", "Ben", "Cy")],
+        "options": {"depth": "ledger"},
+    }
+    table = requests.post(f"{base}/api/tables", json=body, timeout=10).json()
+    url = f"{base}/api/tables/{table['id']}/stream"
+
+    def seat(n: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {table['seats'][n]['token']}"}
+
+    streams = {
+        "seat 0": StreamReader(f"{url}?seat=0", seat(0)),
+        "seat 0 again": StreamReader(f"{url}?seat=0", seat(0)),
+        "seat 0 in German": StreamReader(f"{url}?seat=0&lang=de", seat(0)),
+        "seat 1": StreamReader(f"{url}?seat=1", seat(1)),
+        "public": StreamReader(url),
+    }
+    try:
+        assert all(s.next()["id"] == 0 for s in streams.values())
+        _reads, renders = _from_health(base)
+        appended = requests.post(
+            f"{base}/api/tables/{table['id']}/events",
+            json={"expected_version": 0, "event": {"type": "reveal", "explorer": "columbus"}},
+            headers={"Authorization": f"Bearer {table['write_token']}"},
+            timeout=10,
+        )
+        assert appended.status_code == 201, appended.text
+        got = {name: s.next() for name, s in streams.items()}
+        assert {g["id"] for g in got.values()} == {1}
+        for name, n, language in (("seat 0", 0, "en"), ("seat 0 in German", 0, "de"), ("seat 1", 1, "en")):
+            own = requests.get(
+                f"{base}/api/tables/{table['id']}/seats/{n}",
+                headers={**seat(n), "Accept-Language": language},
+                timeout=10,
+            ).json()["view"]
+            assert got[name]["private"] == own
+        assert got["seat 0 again"] == got["seat 0"]
+        assert got["seat 0"]["private"] != got["seat 1"]["private"]
+        assert got["public"]["private"] is None
+        assert _from_health(base)[1] - renders == 4  # four groups, five streams
+    finally:
+        for stream in streams.values():
+            stream.close()
