@@ -1,4 +1,6 @@
-"""`python -m benchmarks.push [--phones 500,1000,2000] [--changes 100] [--quick]` (`make bench-push`)
+"""`python -m benchmarks.push [--phones 500,1000,2000] [--changes 100] [--quick] [--in-memory]`
+
+(`make bench-push`, `QUICK=1` for a short run.)
 
 Kibitz beside boardgame.io 0.50.2 (socket.io), in one run on this machine: each server pinned to
 one core (core 0; the phones run on the other), N phones following ONE table / match, one change
@@ -142,12 +144,18 @@ def main() -> None:
     parser.add_argument("--changes", type=int, default=100)
     parser.add_argument("--quick", action="store_true", help="50 and 200 phones, 25 changes")
     parser.add_argument("--database", default=None, help="Kibitz's DATABASE_URL (default: a fresh SQLite)")
+    parser.add_argument(
+        "--in-memory",
+        action="store_true",
+        help="Kibitz's SQLite file on /dev/shm (its commits wait for no disk, as boardgame.io's "
+        "in-memory store does not)",
+    )
     args = parser.parse_args()
     counts = [50, 200] if args.quick else [int(n) for n in args.phones.split(",")]
     changes = 25 if args.quick else args.changes
     rows: list[dict[str, Any]] = []
     with (
-        tempfile.TemporaryDirectory() as tmp,
+        tempfile.TemporaryDirectory(dir="/dev/shm" if args.in_memory else None) as tmp,
         kibitz_server(Path(tmp), args.database) as (kibitz, kibitz_pgid),
         bgio_server(Path(tmp)) as (bgio, bgio_pgid),
     ):

@@ -383,3 +383,24 @@ def _seat_streams(base: str) -> None:
     finally:
         for stream in streams.values():
             stream.close()
+
+
+@pytest.mark.gunicorn
+def test_a_stream_the_press_holds_ends_cleanly_when_its_time_is_up(sqlite_url: str, tmp_path: Path) -> None:
+    """At the end of its lifetime the press hands the stream back to end it: the response closes
+    with its last chunk, after the changes and heartbeats it was given (the phone reconnects)."""
+    env = {**TEST_LIMITS, "KIBITZ_STREAM_HEARTBEAT": "1", "KIBITZ_STREAM_LIFETIME": "3"}
+    with GunicornProcess(sqlite_url, tmp_path / "gunicorn.log", env=env) as server:
+        created = _create(server.base)
+        with socket.create_connection(("127.0.0.1", server.port), timeout=20) as phone:
+            phone.sendall(f"GET /api/tables/{created['id']}/stream HTTP/1.1\r\nHost: test\r\n\r\n".encode())
+            raw = b""
+            while b"id: 0" not in raw:  # following the table at version 0
+                raw += phone.recv(1 << 16)
+            assert _append(server.base, created, 0, created["table"]).status_code == 201
+            while not raw.endswith(b"\r\n0\r\n\r\n"):  # the last chunk
+                more = phone.recv(1 << 16)
+                assert more, "the connection closed without the last chunk"
+                raw += more
+    assert [event["version"] for event in _chunked_events(raw)] == [0, 1]
+    assert b": heartbeat" in raw
