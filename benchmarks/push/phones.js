@@ -148,6 +148,8 @@ function percentile(values, q) {
 }
 
 async function main() {
+  // Bounded in time whatever happens: connecting, the changes, the last arrivals.
+  setTimeout(() => { console.error('phones: out of time'); process.exit(2); }, 180000 + CHANGES * INTERVAL).unref();
   const phones = Array.from({ length: PHONES }, () => new Phone());
   const game = system === 'kibitz' ? await kibitz(phones) : await bgio(phones);
   const held = phones.filter((p) => p.version >= 0).length;
