@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: serve serve-cluster test install migrate lint typecheck openapi bench load clean
+.PHONY: serve serve-cluster test install migrate lint typecheck openapi bench bench-push load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,11 @@ openapi: install
 
 bench: install
 	$(BIN)/python -m benchmarks.run
+
+# Kibitz beside boardgame.io 0.50.2 (socket.io): N phones on ONE table, a change every 200 ms,
+# servers pinned to one core (benchmarks/push). QUICK=1 for 50 and 200 phones.
+bench-push: install
+	$(BIN)/python -m benchmarks.push $(if $(QUICK),--quick)
 
 load: install
 	$(BIN)/python -m benchmarks.load

@@ -49,11 +49,27 @@ def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     util.write_nonblock(sock, ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
 
 
+def write_once(sock: Any, data: bytes, chunked: bool = False) -> None:
+    """gunicorn's `util.write` in one send call where the data fits the socket's buffer (nearly
+    always). gevent's sendall asks the kernel for the buffer's size before each send: with a
+    thousand live streams written at every change, that second system call was a tenth of the
+    worker's time."""
+    if isinstance(data, str):
+        data = data.encode()
+    if chunked:
+        data = b"%X\r\n%s\r\n" % (len(data), data)
+    sent = sock.send(data)
+    if sent < len(data):
+        sock.sendall(memoryview(data)[sent:])
+
+
 class KibitzWorker(GeventWorker):
-    """gunicorn's gevent worker whose own error answers carry our headers and problem+json."""
+    """gunicorn's gevent worker whose own error answers carry our headers and problem+json, and
+    whose writes cost one system call."""
 
     def init_process(self) -> None:
         util.write_error = write_problem  # the worker writes its refusals through this function
+        util.write = write_once  # … and every response through this one
         super().init_process()
 
 

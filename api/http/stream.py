@@ -8,7 +8,6 @@ that seat's token the stream adds the seat's own view. Comment lines keep idle c
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -21,20 +20,19 @@ from flask_smorest import Blueprint
 
 from api.errors import ApiProblem
 from api.http.context import STORE_KEY, bearer_token, store
+from api.http.editions import Editions
 from api.http.i18n import asked_language, best_language
 from api.http.limits import guard_token
-from api.http.schemas import TableSchema
-from api.i18n import localize_notes
+from api.http.press import Press, Reader, direct_socket
 from api.tables.changes import ChangeFeed, announcer
 from api.tables.store import TableStore
-from api.tables.views import table_view
 
 blp = Blueprint("stream", __name__, url_prefix="/api/tables", description="Live tables (Server-Sent Events)")
 
 CHANGES_KEY = "kibitz.changes"
+EDITIONS_KEY = "kibitz.editions"
 STARTERS_KEY = "kibitz.changes.start"
 EVENT_STREAM = "text/event-stream"
-_TABLE_SCHEMA = TableSchema()
 LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$")
 
 STREAM_DOC = {
@@ -102,10 +100,29 @@ def install_change_feed(app: Flask, database_url: str) -> None:
     for name, default in (("KIBITZ_STREAM_HEARTBEAT", "15"), ("KIBITZ_STREAM_LIFETIME", lifetime)):
         app.config.setdefault(name, float(os.environ.get(name, default)))
     feed = ChangeFeed()
-    start, after_commit = announcer(database_url, feed)
+    listen, after_commit = announcer(database_url, feed)
+
+    def start() -> None:
+        listen()
+        feed.start_ticking(app.config["KIBITZ_STREAM_HEARTBEAT"])
+
     app.extensions[CHANGES_KEY] = feed
+    app.extensions[EDITIONS_KEY] = Editions(app.extensions[STORE_KEY])
     app.extensions[STARTERS_KEY] = start
     app.extensions[STORE_KEY].on_commit = after_commit
+
+
+def stream_figures(app: Flask) -> dict[str, int]:
+    """What the live streams of this process cost so far (`GET /api/health`)."""
+    editions: Editions = app.extensions[EDITIONS_KEY]
+    counters = editions.counters
+    return {
+        "streams": app.extensions[CHANGES_KEY].listening(),
+        "tables": editions.following(),
+        "reads": counters.reads,
+        "renders": counters.renders,
+        "handed_back": counters.handed_back,
+    }
 
 
 def _last_event_id() -> int | None:
@@ -161,11 +178,12 @@ class TableStream(MethodView):
         config = current_app.config
         body = _events(
             tables,
+            current_app.extensions[EDITIONS_KEY],
             current_app.extensions[CHANGES_KEY],
             table_id,
             last,
             seat,
-            token,
+            direct_socket(request.environ),
             language=language,
             heartbeat=config["KIBITZ_STREAM_HEARTBEAT"],
             lifetime=config["KIBITZ_STREAM_LIFETIME"],
@@ -179,49 +197,56 @@ class TableStream(MethodView):
 
 def _events(
     tables: TableStore,
+    editions: Editions,
     feed: ChangeFeed,
     table_id: str,
     last: int | None,
     seat: int | None,
-    token: str | None,
+    sock: Any | None,
     *,
     language: str,
     heartbeat: float,
     lifetime: float,
-) -> Iterator[str]:
-    """The stream body: one event per version the phone does not have yet, heartbeats between."""
+) -> Iterator[bytes]:
+    """The stream body: one event per version the phone does not have yet, heartbeats between.
+
+    The events come from the table's edition (api.http.editions): read and rendered once per change
+    for every stream of this process, the same bytes written to each. A stream that was slow to
+    write skips to the newest version, in one event with every entry it missed.
+    """
     deadline = time.monotonic() + lifetime
-    yield "retry: 2000\n\n"
-    with feed.subscribe(table_id) as changes:
+    yield b"retry: 2000\n\n"
+    with feed.subscribe(table_id) as changes, editions.follow(table_id) as edition:
         sent = last
+        newest = tables.version_of(table_id)  # after subscribing: no announcement slips by
+        read_after = float("-inf")
         while True:
-            version = tables.version_of(table_id)
-            if sent is None or version != sent:
-                yield _message(tables, table_id, sent, seat, token, language)
+            version, body = edition.message(sent, newest, language, seat, read_after=read_after)
+            if body is not None:
+                yield body
                 sent = version
-            left = deadline - time.monotonic()
-            if left <= 0:
+            if time.monotonic() >= deadline:
                 return  # the phone reconnects with Last-Event-ID
-            if changes.wait_above(sent, min(heartbeat, left)) is None:
-                yield ": heartbeat\n\n"
-
-
-def _message(
-    tables: TableStore, table_id: str, since: int | None, seat: int | None, token: str | None, language: str
-) -> str:
-    if since is None:
-        table, entries = tables.get(table_id), []
-    else:
-        table, entries = tables.entries_after(table_id, since)
-    data: dict[str, Any] = {
-        "version": table.version,
-        "entries": entries,
-        "table": _TABLE_SCHEMA.dump(table_view(table, language)),
-        "private": None
-        if seat is None
-        else localize_notes(tables.private_view(table_id, seat, token), language),
-    }
-    # Keys sorted as in every other JSON answer (Flask sorts them), so a phone comparing views
-    # field by field sees the same table, whichever way it arrived.
-    payload = json.dumps(data, separators=(",", ":"), sort_keys=True, default=str)
-    return f"id: {table.version}\nevent: table\ndata: {payload}\n\n"
+            if sock is not None and changes.version <= version:
+                # Caught up: the table's press writes to this stream until it falls behind.
+                reader = Reader(sock, version, language, seat, deadline)
+                press = edition.press = edition.press or Press(edition, changes, heartbeat)
+                press.hold(reader)
+                try:
+                    sock.sendall(reader.rest)  # a slow reader: the rest of the event it was taking
+                except OSError:
+                    return
+                if reader.ended:
+                    return
+                sent, newest = reader.sent, max(newest, changes.version)
+                continue
+            announced = changes.wait_above(version)  # the process's ticker wakes it for heartbeats
+            if announced is None:
+                yield b": heartbeat\n\n"
+                # A lost notice costs a phone one heartbeat at most: the table is read again if
+                # nobody read it for a heartbeat (once for all its streams).
+                read_after = time.monotonic() - heartbeat
+            elif announced == version:  # the listener (re)started: notices may have gone by
+                read_after = time.monotonic()
+            else:
+                newest = announced

@@ -6,7 +6,8 @@ PostgreSQL hear each other through PostgreSQL's own LISTEN/NOTIFY: a trigger on 
 when the append commits, and one listener connection per process turns notices into wake-ups. No
 broker of our own: the database is the bus.
 
-Streams also re-read the table's version at every heartbeat, so a lost notice delays a phone by one
+Streams also re-read the table's version at every heartbeat (one ticker per process wakes them all,
+so that a waiting stream holds no timer of its own), so a lost notice delays a phone by one
 heartbeat at most instead of leaving it stale. Notices sent while a listener was not yet (or no
 longer) listening are not lost either: each time it starts listening, every stream of the process
 re-reads its table at once.
@@ -35,7 +36,8 @@ class ChangeFeed:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._tables: dict[str, _TableChanges] = {}
+        self._tables: dict[str, TableChanges] = {}
+        self._ticking = False
 
     def announce(self, table_id: str, version: int) -> None:
         with self._lock:
@@ -44,10 +46,10 @@ class ChangeFeed:
             changes.advance(version)
 
     @contextmanager
-    def subscribe(self, table_id: str) -> Iterator[_TableChanges]:
+    def subscribe(self, table_id: str) -> Iterator[TableChanges]:
         """Listen to one table; subscribe before reading its version so no announcement slips by."""
         with self._lock:
-            changes = self._tables.setdefault(table_id, _TableChanges())
+            changes = self._tables.setdefault(table_id, TableChanges())
             changes.waiters += 1
         try:
             yield changes
@@ -64,37 +66,78 @@ class ChangeFeed:
         for changes in every:
             changes.wake()
 
+    def start_ticking(self, every: float) -> None:
+        """Wake every stream of the process every `every` seconds for its heartbeat (once per
+        process, lazily: in the serving process, after gunicorn forked and patched)."""
+        with self._lock:
+            if self._ticking:
+                return
+            self._ticking = True
+        threading.Thread(target=self._tick, args=(every,), name="kibitz-heartbeat", daemon=True).start()
+
+    def _tick(self, every: float) -> None:
+        while True:
+            time.sleep(every)
+            with self._lock:
+                every_table = list(self._tables.values())
+            for changes in every_table:
+                changes.tick()
+
     def listening(self) -> int:
         """How many streams are waiting right now (for health and benchmarks)."""
         with self._lock:
             return sum(changes.waiters for changes in self._tables.values())
 
 
-class _TableChanges:
+class TableChanges:
+    """A table's newest announced version, and one event per version that its streams wait on.
+
+    Announcing sets the event the waiters hold and puts a fresh one in its place: the announcer
+    does the same small work however many streams wait (under gevent the hub wakes them after the
+    announcer has moved on), where a condition's notify_all woke every waiter in the announcer.
+    """
+
     def __init__(self) -> None:
-        self.condition = threading.Condition()
+        self._lock = threading.Lock()
+        self._moved = threading.Event()
         self.version = -1
         self.waiters = 0
-        self.wakes = 0  # resyncs so far: a waiter returns when this moves, new version or not
+        self.resyncs = 0
+        self.ticks = 0
 
     def advance(self, version: int) -> None:
-        with self.condition:
-            if version > self.version:
-                self.version = version
-                self.condition.notify_all()
+        with self._lock:
+            if version <= self.version:
+                return
+            self.version = version
+            moved, self._moved = self._moved, threading.Event()
+        moved.set()
 
     def wake(self) -> None:
-        with self.condition:
-            self.wakes += 1
-            self.condition.notify_all()
+        """Every waiter reads its table again (the listener (re)started)."""
+        with self._lock:
+            self.resyncs += 1
+            moved, self._moved = self._moved, threading.Event()
+        moved.set()
 
-    def wait_above(self, after: int, timeout: float) -> int | None:
-        """The newest version announced above `after` (`after` itself when woken to re-read), or
-        None when `timeout` passes first."""
-        with self.condition:
-            wakes = self.wakes
-            if self.condition.wait_for(lambda: self.version > after or self.wakes != wakes, timeout):
-                return max(self.version, after)
+    def tick(self) -> None:
+        """Every waiter sends its heartbeat."""
+        with self._lock:
+            self.ticks += 1
+            moved, self._moved = self._moved, threading.Event()
+        moved.set()
+
+    def wait_above(self, after: int, timeout: float | None = None) -> int | None:
+        """The newest version announced above `after`, or `after` itself when told to read the
+        table again; None at a heartbeat's tick, or when `timeout` passes first."""
+        with self._lock:
+            if self.version > after:
+                return self.version
+            moved, resyncs = self._moved, self.resyncs
+        if not moved.wait(timeout):
+            return None
+        if self.version > after or self.resyncs != resyncs:
+            return max(self.version, after)
         return None
 
 

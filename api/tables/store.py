@@ -171,6 +171,15 @@ def _public_events(
     return shown
 
 
+def public_entries(table: TableRow, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Stored log entries (`TableStore.log_after`) as the open log of `table` shows them."""
+    shown = _public_events(require_game(table.game), table.finished, table.options)
+    return [
+        {"seq": r["seq"], "kind": r["kind"], "event": shown(r["kind"], r["payload"]), "undoes": r["undoes"]}
+        for r in rows
+    ]
+
+
 class StaleVersion(ApiProblem):
     def __init__(self, table: TableRow, expected: int) -> None:
         super().__init__(
@@ -321,6 +330,12 @@ class TableStore:
 
         What a live stream sends a phone that comes back with `Last-Event-ID`: what it missed.
         """
+        table, rows = self.log_after(table_id, after)
+        return table, public_entries(table, rows)
+
+    def log_after(self, table_id: str, after: int) -> tuple[TableRow, list[Mapping[str, Any]]]:
+        """The table and its log entries past position `after` as stored (`public_entries` shows
+        them): the live streams keep these and show them as the table at hand allows."""
         with read_connection(self.engine) as conn:
             table = self._load(conn, table_id)
             rows = (
@@ -332,17 +347,7 @@ class TableStore:
                 .mappings()
                 .all()
             )
-        shown = _public_events(require_game(table.game), table.finished, table.options)
-        entries = [
-            {
-                "seq": r["seq"],
-                "kind": r["kind"],
-                "event": shown(r["kind"], r["payload"]),
-                "undoes": r["undoes"],
-            }
-            for r in rows
-        ]
-        return table, entries
+        return table, list(rows)
 
     def private_view(self, table_id: str, seat: int, token: str | None) -> dict[str, Any] | None:
         """What only `seat` may see, for the holder of that seat's token."""

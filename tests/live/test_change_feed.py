@@ -67,3 +67,18 @@ def test_a_listener_that_starts_late_still_wakes_streams(postgres_url: str) -> N
     waiting.join(15)
     assert got and got[0] is not None, "the stream was not woken"
     assert time.monotonic() - started < 15
+
+
+def test_a_tick_is_a_heartbeat_and_a_resync_a_reread() -> None:
+    """One ticker per process wakes every waiting stream for its heartbeat (None); a resync asks
+    it to read its table again (`after`); a new version wins over both."""
+    feed = ChangeFeed()
+    with feed.subscribe("t1") as changes:
+        results = []
+        for poke, expected in ((changes.tick, None), (changes.wake, 3), (lambda: changes.advance(5), 5)):
+            waiting = threading.Thread(target=lambda: results.append(changes.wait_above(3, 10)), daemon=True)
+            waiting.start()
+            while waiting.is_alive():  # poked until it hears it (a poke before its wait is missed)
+                poke()
+                waiting.join(0.05)
+            assert results.pop() == expected

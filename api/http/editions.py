@@ -1,0 +1,166 @@
+"""One database read and one render per change of a table, shared by every live stream of a process.
+
+A live stream used to read the table and its new log entries and render its own event at every
+change: a thousand phones at one table made a thousand reads and renders of the same bytes, and
+appends queued behind them for database connections. Here the first stream to ask after a change
+reads the table once (its row and the log entries since the last read), and each message is rendered
+once per group of streams that need exactly the same bytes: (from-version, version, language, seat).
+Nearly every stream of a table is one version behind, so a change costs one read and one render per
+language and seat kind; a phone further behind (a slow reader skipping ahead to the newest version,
+or one back with Last-Event-ID) gets a message of its own, rendered once per distinct from-version.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from api.http.schemas import TableSchema
+from api.i18n import localize_notes
+from api.tables.store import TableRow, TableStore, public_entries, require_game
+from api.tables.views import table_view
+
+ENTRIES_KEPT = 256  # log entries kept per followed table; a phone further behind costs one read
+MESSAGES_KEPT = 64  # rendered messages kept per followed table (a few per change at most)
+_TABLE_SCHEMA = TableSchema()
+MessageKey = tuple[int | None, int, str, int | None]  # (from-version, version, language, seat)
+
+
+def render(table: TableRow, entries: list[dict[str, Any]], private: Any, language: str) -> bytes:
+    """One `table` event of the stream: `{version, entries, table, private}`."""
+    data: dict[str, Any] = {
+        "version": table.version,
+        "entries": entries,
+        "table": _TABLE_SCHEMA.dump(table_view(table, language)),
+        "private": private,
+    }
+    # Keys sorted as in every other JSON answer (Flask sorts them), so a phone comparing views
+    # field by field sees the same table, whichever way it arrived.
+    payload = json.dumps(data, separators=(",", ":"), sort_keys=True, default=str)
+    return f"id: {table.version}\nevent: table\ndata: {payload}\n\n".encode()
+
+
+class Counters:
+    """What the streams of a process cost the database and the renderer (tests and benchmarks)."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+        self.renders = 0
+        self.handed_back = 0  # slow readers the press gave back (api.http.press)
+
+
+class Edition:
+    """One table as the streams of this process last read it: the newest row, the log entries
+    `(base, version]` (versions and log positions are one and the same), and rendered messages."""
+
+    def __init__(self, table_id: str, tables: TableStore, counters: Counters) -> None:
+        self.table_id = table_id
+        self._tables = tables
+        self.counters = counters
+        self._lock = threading.Lock()
+        self._table: TableRow | None = None
+        self._rows: list[Mapping[str, Any]] = []
+        self._read_at = float("-inf")  # the time.monotonic() of the last read
+        self._messages: OrderedDict[MessageKey, bytes] = OrderedDict()
+        self.press: Any = None  # the loop that writes to this table's streams (api.http.press)
+
+    @property
+    def _base(self) -> int:
+        assert self._table is not None
+        return self._table.version - len(self._rows)
+
+    def message(
+        self,
+        since: int | None,
+        at_least: int,
+        language: str,
+        seat: int | None,
+        *,
+        read_after: float = float("-inf"),
+    ) -> tuple[int, bytes | None]:
+        """The newest version and the event that brings a phone from version `since` (None: a phone
+        with nothing) to it — None when the phone is there already. The table is read again only
+        when it is older than `at_least` (a version announced since) or was read before `read_after`
+        (a heartbeat's or a listener's doubt), once for every stream that asks."""
+        table = self._table
+        if table is not None and table.version >= at_least and self._read_at >= read_after:
+            if table.version == since:
+                return table.version, None
+            body = self._messages.get((since, table.version, language, seat))
+            if body is not None:
+                return table.version, body
+        with self._lock:  # one reader and renderer; the streams that came meanwhile find its work
+            table, missed = self._table, None
+            if table is None or table.version < at_least or self._read_at < read_after:
+                first = at_least if since is None else min(since, at_least)
+                table, _ = self._read(self._table.version if self._table else max(first, 0))
+            if since is not None and since < self._base:
+                table, missed = self._read(since)  # further behind than kept: read what it missed
+            if table.version == since:
+                return table.version, None
+            key = (since, table.version, language, seat)
+            body = self._messages.get(key)
+            if body is None:
+                if missed is None and since is not None:
+                    missed = [r for r in self._rows if r["seq"] > since]
+                body = self._render(table, missed or [], language, seat)
+                self._messages[key] = body
+                while len(self._messages) > MESSAGES_KEPT:
+                    self._messages.popitem(last=False)
+            return table.version, body
+
+    def _read(self, after: int) -> tuple[TableRow, list[Mapping[str, Any]]]:
+        """The row and the entries past `after`; kept, with those kept before them."""
+        table, rows = self._tables.log_after(self.table_id, after)
+        self.counters.reads += 1
+        kept = rows
+        if self._table is not None and self._base <= after <= self._table.version:
+            kept = [r for r in self._rows if r["seq"] <= after] + rows
+        self._table, self._rows, self._read_at = table, kept[-ENTRIES_KEPT:], time.monotonic()
+        return table, rows
+
+    def _render(
+        self, table: TableRow, missed: list[Mapping[str, Any]], language: str, seat: int | None
+    ) -> bytes:
+        self.counters.renders += 1
+        private = None
+        if seat is not None:
+            game = require_game(table.game)
+            private = localize_notes(game.private_view(game.load(table.state), seat), language)
+        return render(table, public_entries(table, missed), private, language)
+
+
+class Editions:
+    """The editions of the tables this process streams, kept while any stream follows them."""
+
+    def __init__(self, tables: TableStore) -> None:
+        self.tables = tables
+        self.counters = Counters()
+        self._lock = threading.Lock()
+        self._followed: dict[str, tuple[Edition, int]] = {}
+
+    def following(self) -> int:
+        return len(self._followed)
+
+    @contextmanager
+    def follow(self, table_id: str) -> Iterator[Edition]:
+        with self._lock:
+            edition, streams = self._followed.get(table_id) or (
+                Edition(table_id, self.tables, self.counters),
+                0,
+            )
+            self._followed[table_id] = (edition, streams + 1)
+        try:
+            yield edition
+        finally:
+            with self._lock:
+                edition, streams = self._followed[table_id]
+                if streams == 1:
+                    del self._followed[table_id]
+                else:
+                    self._followed[table_id] = (edition, streams - 1)

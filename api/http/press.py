@@ -1,0 +1,150 @@
+"""The press: one loop per table writes each change to every stream of the table that keeps up.
+
+Under gunicorn's gevent worker a stream that has caught up hands its connection to its table's
+press and sleeps. At each change the press takes the event once from the table's edition (one
+read, one render per group: api.http.editions), frames it once as an HTTP chunk — exactly as
+gunicorn frames what a response yields — and offers the same bytes to each socket in turn, never
+waiting: a socket that takes them all stays with the press; one that takes part (a slow reader)
+is handed back to its own stream with the rest to write, and from there it skips to the newest
+version like any stream that fell behind. The press yields to the server's other work between a
+few hundred writes, so appends and new requests never wait for a whole table's fan-out.
+
+Everywhere else (another server, a test client, a plain HTTP/1.0 client) streams write their own
+events, from the same edition.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from collections import defaultdict
+from typing import Any
+
+from api.http.editions import Edition
+from api.tables.changes import TableChanges
+
+log = logging.getLogger(__name__)
+
+WRITES_BETWEEN_YIELDS = 200
+# A stream's kernel send buffer (Linux doubles it): a phone that stops reading is found out after
+# a few dozen events instead of the megabytes an autotuned buffer would hold for each of thousands.
+SEND_BUFFER = 64 * 1024
+HEARTBEAT = b": heartbeat\n\n"
+
+
+def chunk(data: bytes) -> bytes:
+    """`data` as one HTTP/1.1 chunk, as gunicorn writes what a chunked response yields."""
+    return b"%X\r\n%s\r\n" % (len(data), data)
+
+
+def direct_socket(environ: dict[str, Any]) -> Any | None:
+    """The client's socket when the press may write to it: gunicorn's gevent worker, plain HTTP/1.1
+    GET (so gunicorn frames the response in chunks, as the press does)."""
+    sock = environ.get("gunicorn.socket")
+    if (
+        sock is None
+        or environ.get("REQUEST_METHOD") != "GET"
+        or environ.get("SERVER_PROTOCOL") != "HTTP/1.1"
+        or environ.get("wsgi.url_scheme") != "http"
+        or not type(sock).__module__.startswith("gevent.")
+    ):
+        return None
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    return sock
+
+
+class Reader:
+    """One stream as the press holds it: its socket, where it is, and how to hand it back."""
+
+    __slots__ = ("sock", "sent", "language", "seat", "deadline", "back", "rest", "ended")
+
+    def __init__(self, sock: Any, sent: int, language: str, seat: int | None, deadline: float) -> None:
+        self.sock = sock
+        self.sent = sent
+        self.language = language
+        self.seat = seat
+        self.deadline = deadline
+        self.back = threading.Event()  # set when the stream is its own again
+        self.rest = b""  # what the socket did not take of the last event
+        self.ended = False  # the connection is gone, or the stream's lifetime is over
+
+
+class Press:
+    """The readers of one table and the loop that writes to them (it runs while there are any)."""
+
+    def __init__(self, edition: Edition, changes: TableChanges, heartbeat: float) -> None:
+        self.edition = edition
+        self.changes = changes
+        self.heartbeat = heartbeat
+        self.readers: set[Reader] = set()
+        self._running = False
+
+    def hold(self, reader: Reader) -> None:
+        """Take the stream over until it falls behind or ends; returns when it is handed back."""
+        self.readers.add(reader)
+        if not self._running:
+            self._running = True
+            threading.Thread(target=self._run, name="kibitz-press", daemon=True).start()
+        reader.back.wait()
+
+    def _hand_back(self, reader: Reader, *, rest: bytes = b"", ended: bool = False) -> None:
+        self.readers.discard(reader)
+        reader.rest, reader.ended = rest, ended
+        reader.back.set()
+
+    def _run(self) -> None:
+        read_after = float("-inf")
+        try:
+            while self.readers:
+                behind = min(reader.sent for reader in self.readers)
+                announced = self.changes.wait_above(behind)
+                now = time.monotonic()
+                if announced is None:  # a heartbeat: also the moment to end streams whose time is up
+                    read_after = now - self.heartbeat
+                    self._write_to(list(self.readers), chunk(HEARTBEAT), None)
+                    for reader in [r for r in self.readers if r.deadline <= now]:
+                        self._hand_back(reader, ended=True)
+                    announced = behind
+                elif announced == behind:
+                    read_after = now  # the listener (re)started: notices may have gone by
+                self._publish(announced, read_after)
+        except Exception:  # a database error: every stream goes back to its own loop, which says so
+            log.exception("the press of table %s stopped", self.edition.table_id)
+            for reader in list(self.readers):
+                self._hand_back(reader)
+        finally:
+            self._running = False
+            if self.readers:  # came while the loop was ending
+                self._running = True
+                threading.Thread(target=self._run, name="kibitz-press", daemon=True).start()
+
+    def _publish(self, announced: int, read_after: float) -> None:
+        groups: defaultdict[tuple[int, str, int | None], list[Reader]] = defaultdict(list)
+        for reader in self.readers:
+            groups[(reader.sent, reader.language, reader.seat)].append(reader)
+        for (sent, language, seat), readers in groups.items():
+            version, body = self.edition.message(sent, announced, language, seat, read_after=read_after)
+            if body is not None:
+                self._write_to(readers, chunk(body), version)
+
+    def _write_to(self, readers: list[Reader], frame: bytes, version: int | None) -> None:
+        """The same bytes to each reader, without ever waiting for one."""
+        for written, reader in enumerate(readers, 1):
+            if reader not in self.readers:
+                continue
+            try:
+                taken = reader.sock.send(frame, 0, 0.0)  # gevent: one try, never waits
+            except BlockingIOError:
+                taken = 0
+            except OSError:  # the phone went away
+                self._hand_back(reader, ended=True)
+                continue
+            if version is not None:
+                reader.sent = version
+            if taken < len(frame):
+                self.edition.counters.handed_back += 1
+                self._hand_back(reader, rest=frame[taken:])
+            if written % WRITES_BETWEEN_YIELDS == 0:
+                time.sleep(0)  # let the server's other work in (gevent: a cooperative yield)

@@ -1,0 +1,190 @@
+"""`python -m benchmarks.push [--phones 500,1000,2000] [--changes 100] [--quick] [--in-memory]`
+
+(`make bench-push`, `QUICK=1` for a short run.)
+
+Kibitz beside boardgame.io 0.50.2 (socket.io), in one run on this machine: each server pinned to
+one core (core 0; the phones run on the other), N phones following ONE table / match, one change
+every 200 ms. For each N and system: change-to-phone latency p50/p99 (from the moment the change
+is sent until a phone has it), server CPU per message delivered to a phone (from /proc, over the
+server's whole process group), bytes per message, and the append's own round trip — with no
+stream open first, as the baseline. The phones of both systems are one node process
+(`phones.js`: raw sockets for SSE, socket.io-client for boardgame.io), so the clients cost little
+next to the servers. Figures are ratios in one run: the machine is small and shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from benchmarks.load.server import serving
+from devtools.gunicorn import ROOT, free_port
+
+HERE = Path(__file__).resolve().parent
+SERVER_CORE, PHONES_CORE = 0, 1
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+INTERVAL_MS = 200
+
+
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU seconds used so far by every process of the process group `pgid` (the server)."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, …
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLOCK_TICKS
+
+
+def pin_group(pgid: int, core: int) -> None:
+    """Every thread of every process in the group onto one core."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[2]) != pgid:
+                continue
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                os.sched_setaffinity(int(tid), {core})
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+
+
+@contextmanager
+def kibitz_server(folder: Path, database_url: str | None) -> Iterator[tuple[str, int]]:
+    url = database_url or f"sqlite:///{folder / 'push.sqlite3'}"
+    with serving(url, folder / "gunicorn.log", {"KIBITZ_CONNECTIONS": "6000"}) as server:
+        assert server.process is not None
+        pin_group(server.process.pid, SERVER_CORE)
+        yield server.base, server.process.pid
+
+
+@contextmanager
+def bgio_server(folder: Path) -> Iterator[tuple[str, int]]:
+    port = free_port()
+    with (folder / "bgio.log").open("ab") as log:
+        process = subprocess.Popen(
+            ["taskset", "-c", str(SERVER_CORE), "node", str(HERE / "bgio_server.js"), str(port)],
+            cwd=ROOT,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                requests.get(f"{base}/games", timeout=2)
+                break
+            except requests.RequestException:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError(f"boardgame.io did not start; see {folder / 'bgio.log'}") from None
+                time.sleep(0.2)
+        yield base, process.pid
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=10)
+
+
+def run_phones(system: str, base: str, pgid: int, phones: int, changes: int, log: Path) -> dict[str, Any]:
+    """One round: the phones connect, the mover changes the table, the server's CPU is counted
+    from the moment every phone holds the table until the last change has arrived."""
+    command = ["taskset", "-c", str(PHONES_CORE), "node", str(HERE / "phones.js")]
+    command += [system, base, str(phones), str(changes), str(INTERVAL_MS)]
+    with log.open("ab") as errors:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
+    assert process.stdout is not None
+    try:
+        ready = process.stdout.readline()
+        cpu, clock = group_cpu_seconds(pgid), time.monotonic()
+        done = process.stdout.readline()
+        cpu, clock = group_cpu_seconds(pgid) - cpu, time.monotonic() - clock
+    finally:
+        process.wait(timeout=120)
+    if not ready or not done:
+        return {"system": system, "phones": phones, "failed": log.read_text()[-2000:]}
+    result = json.loads(done)
+    delivered = result["delivered"]
+    return {
+        **{key: value for key, value in result.items() if key != "phase"},
+        "latency_p50_ms": _round(result["latency_p50_ms"]),
+        "latency_p99_ms": _round(result["latency_p99_ms"]),
+        "append_p50_ms": _round(result["append_p50_ms"]),
+        "append_p99_ms": _round(result["append_p99_ms"]),
+        "server_cpu_s": round(cpu, 2),
+        "cpu_per_message_us": round(cpu / delivered * 1e6, 1) if delivered else None,
+        "server_cpu_s_per_min": round(cpu / clock * 60, 1),
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--phones", default="500,1000,2000")
+    parser.add_argument("--changes", type=int, default=100)
+    parser.add_argument("--quick", action="store_true", help="50 and 200 phones, 25 changes")
+    parser.add_argument("--database", default=None, help="Kibitz's DATABASE_URL (default: a fresh SQLite)")
+    parser.add_argument(
+        "--in-memory",
+        action="store_true",
+        help="Kibitz's SQLite file on /dev/shm (its commits wait for no disk, as boardgame.io's "
+        "in-memory store does not)",
+    )
+    args = parser.parse_args()
+    counts = [50, 200] if args.quick else [int(n) for n in args.phones.split(",")]
+    changes = 25 if args.quick else args.changes
+    rows: list[dict[str, Any]] = []
+    with (
+        tempfile.TemporaryDirectory(dir="/dev/shm" if args.in_memory else None) as tmp,
+        kibitz_server(Path(tmp), args.database) as (kibitz, kibitz_pgid),
+        bgio_server(Path(tmp)) as (bgio, bgio_pgid),
+    ):
+        servers = {"kibitz": (kibitz, kibitz_pgid), "bgio": (bgio, bgio_pgid)}
+        log = Path(tmp) / "phones.log"
+        baseline = run_phones("kibitz", kibitz, kibitz_pgid, 0, changes, log)
+        print(json.dumps({"baseline": "no stream open", **baseline}), flush=True)
+        for phones in counts:
+            for system in ("bgio", "kibitz"):
+                row = run_phones(system, *servers[system], phones, changes, log)
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+            bg, kb = rows[-2], rows[-1]
+            if "failed" in bg or "failed" in kb:
+                continue
+            verdict = {
+                "phones": phones,
+                "p99_ratio_kibitz_to_bgio": _ratio(kb["latency_p99_ms"], bg["latency_p99_ms"]),
+                "cpu_per_message_ratio_kibitz_to_bgio": _ratio(
+                    kb["cpu_per_message_us"], bg["cpu_per_message_us"]
+                ),
+                "append_p99_ratio_to_no_streams": _ratio(kb["append_p99_ms"], baseline["append_p99_ms"]),
+            }
+            print(json.dumps(verdict), flush=True)
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return None if not a or not b else round(a / b, 2)
+
+
+if __name__ == "__main__":
+    main()
