@@ -89,9 +89,8 @@ def test_a_whole_mahe_game_is_one_tap_per_entry(live_server: str, new_phone: Any
     )
     if more_dice:
         assert extra > 0, "no second or third die was taken"
-    print(
-        f"\n[taps] whole 2-player Mahé game ({'more dice' if more_dice else 'one die'}): {taps} entries, {taps} taps"
-    )
+    how = "more dice" if more_dice else "one die"
+    print(f"\n[taps] whole 2-player Mahé game ({how}): {taps} entries, {taps} taps")
 
 
 def test_undo_toast_and_the_other_phones_are_told(live_server: str, new_phone: Any) -> None:
