@@ -20,7 +20,7 @@ from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_prob
 from api.http.pwa import SheetIdConverter, register_path_converter
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
-from api.http.security import register_security_headers
+from api.http.security import register_security_headers, trust_proxies
 from api.http.stream import install_change_feed
 from api.http.vocabulary import register_views, register_vocabulary
 from api.sheets.store import SheetStore
@@ -148,4 +148,5 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     app.register_blueprint(bundle_blueprint)
     app.register_blueprint(pwa_blueprint)
     app.wsgi_app = _sized_bodies(app)  # type: ignore[method-assign]
+    trust_proxies(app)
     return app
