@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse_many
@@ -23,6 +24,7 @@ from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from api.errors import ApiProblem
+from api.http.schemas import ProblemSchema
 
 LIMITS_KEY = "kibitz.limits"
 DEFAULTS = {
@@ -85,9 +87,26 @@ def _limits() -> RateLimits:
     return current_app.extensions[LIMITS_KEY]  # type: ignore[no-any-return]
 
 
-def _client() -> str:
+def client_address() -> str:
     """The client's address: the peer's, or the one the trusted proxies name (api.http.security)."""
     return request.remote_addr or "unknown"
+
+
+_client = client_address
+
+
+def limit_response(description: str, *, retry_after: bool = True) -> dict[str, Any]:
+    """`alt_response` arguments documenting a limit's refusal in the OpenAPI document (a response
+    reference would drop the description)."""
+    doc: dict[str, Any] = {
+        "description": description,
+        "schema": ProblemSchema,
+        "content_type": "application/problem+json",
+    }
+    if retry_after:
+        wait = {"description": "Seconds to wait before trying again", "schema": {"type": "integer"}}
+        doc["headers"] = {"Retry-After": wait}
+    return doc
 
 
 def too_many(what: str, retry_after: int) -> ApiProblem:
