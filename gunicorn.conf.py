@@ -5,6 +5,11 @@ any number of slow or stalled clients as cheap greenlets, where gthread's fixed 
 exhausted by 16 slow clients. One process keeps `make serve` simple on SQLite (one writer anyway) and
 keeps the in-memory rate-limit counters shared by construction. More workers (KIBITZ_WORKERS) need
 shared counters: RATELIMIT_STORAGE_URI=redis://…, or the server refuses to start.
+
+The worker (api.serving.KibitzWorker) caps each client address's open connections
+(KIBITZ_CLIENT_CONNECTIONS, 200) and gives each request body KIBITZ_BODY_TIMEOUT seconds (10) to
+arrive: gunicorn's gevent worker has neither, and one client held all 5,000 worker_connections.
+README, "Limits", lists every limit.
 """
 
 import os

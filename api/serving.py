@@ -125,7 +125,7 @@ class KibitzWorker(GeventWorker):
                 del self.open_connections[who]
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
-        if not _body_in_time(req, self.limits):
+        if not _body_in_time(req, sock, self.limits):
             with contextlib.suppress(OSError):
                 sock.sendall(BODY_TOO_SLOW)
             self.log.info("408: a request body did not arrive within %ss", self.limits.body_seconds)
@@ -151,7 +151,7 @@ def _refuse(client: socket.socket, answer: bytes) -> None:
         util.close(client)
 
 
-def _body_in_time(req: Any, limits: ServingLimits) -> bool:
+def _body_in_time(req: Any, sock: Any, limits: ServingLimits) -> bool:
     """Read a request's body ahead, within `limits.body_seconds` in all; False when it is too slow.
 
     gunicorn's gevent worker has no deadline for a body: a client trickling one byte every few
@@ -169,6 +169,10 @@ def _body_in_time(req: Any, limits: ServingLimits) -> bool:
     if length is not None and length > limits.max_body:
         req.force_close()  # not worth draining after the 413
         return True
+    if getattr(req, "_expected_100_continue", False):
+        # The client waits for this before it sends the body (gunicorn would say it only later).
+        sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+        req._expected_100_continue = False
     try:
         with gevent.Timeout(limits.body_seconds):
             data = req.body.read(limits.max_body + 1)

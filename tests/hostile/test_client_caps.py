@@ -200,6 +200,24 @@ def test_a_slow_body_gets_408_its_connection_closed_and_health_stays_quick(
                 conn.close()
 
 
+def test_a_client_that_waits_for_100_continue_is_served(server: GunicornProcess) -> None:
+    """Bodies are read ahead of the app: a client that sends its body only after `100 Continue`
+    (curl does for bodies over 1 KB) hears it first, and is then served as usual."""
+    body = json.dumps({"game": "mahe", "players": FOUR}).encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+        conn.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Expect: 100-continue\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body)
+        )
+        assert conn.recv(64).startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
+        conn.sendall(body)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 201"), answer[:200]
+    assert answer.count(b"100 Continue") == 0  # said once, not again by gunicorn
+
+
 def heavy_record(max_bytes: int) -> dict[str, Any]:
     """A Mhing record of as many scored rounds as fit in `max_bytes`: every round's hand is analysed
     again on replay (the costliest record per byte we know of)."""
