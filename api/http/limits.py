@@ -56,9 +56,6 @@ class RateLimits:
     def hit_all(self, items: list[RateLimitItem], *key: str) -> bool:
         return all([self.limiter.hit(item, *key) for item in items])
 
-    def within(self, items: list[RateLimitItem], *key: str) -> bool:
-        return all(self.limiter.test(item, *key) for item in items)
-
     def retry_after(self, items: list[RateLimitItem], *key: str) -> int:
         """Seconds until every exhausted window lets one more request through."""
         now = time.time()
