@@ -5,9 +5,16 @@ any number of slow or stalled clients as cheap greenlets, where gthread's fixed 
 exhausted by 16 slow clients. One process keeps `make serve` simple on SQLite (one writer anyway) and
 keeps the in-memory rate-limit counters shared by construction. More workers (KIBITZ_WORKERS) need
 shared counters: RATELIMIT_STORAGE_URI=redis://…, or the server refuses to start.
+
+The worker (api.serving.KibitzWorker) caps each client address's open connections
+(KIBITZ_CLIENT_CONNECTIONS, 200) and gives each request body KIBITZ_BODY_TIMEOUT seconds (10) to
+arrive: gunicorn's gevent worker has neither, and one client held all 5,000 worker_connections.
+README, "Limits", lists every limit.
 """
 
 import os
+import re
+from pathlib import Path
 
 bind = os.environ.get("KIBITZ_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("KIBITZ_WORKERS", "1"))
@@ -28,3 +35,13 @@ if workers > 1 and _storage.startswith("memory"):
         f"KIBITZ_WORKERS={workers} needs shared rate-limit counters: set RATELIMIT_STORAGE_URI=redis://… "
         "(with in-memory counters every worker would allow the full limit on its own)."
     )
+
+# gunicorn (25.1+) opens a control socket for `gunicornc`, by default at one path per user
+# ($XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl): a second server on the host took the
+# first one's over and removed it when either stopped. Each server gets its own, named after its bind
+# address, in the run folder (KIBITZ_RUN_DIR, default var/run); KIBITZ_CONTROL_SOCKET=off disables it.
+_run_dir = Path(os.environ.get("KIBITZ_RUN_DIR") or Path(__file__).resolve().parent / "var" / "run")
+control_socket = str(_run_dir / f"gunicorn-{re.sub(r'[^A-Za-z0-9.]+', '-', bind).strip('-')}.ctl")
+control_socket_disable = os.environ.get("KIBITZ_CONTROL_SOCKET", "on").lower() in ("off", "0", "no", "false")
+if len(control_socket.encode()) > 100 and not control_socket_disable:  # a Unix socket path's limit
+    raise SystemExit(f"The control socket path {control_socket} is too long: set a shorter KIBITZ_RUN_DIR.")

@@ -9,7 +9,7 @@ from flask import Flask
 from flask_cors import CORS
 from flask_smorest import Api
 
-from api.config import database_url_from_env
+from api.config import MAX_BODY_BYTES, database_url_from_env
 from api.db.engine import make_engine
 from api.groups.history import FactsCache
 from api.groups.store import GroupStore
@@ -22,14 +22,14 @@ from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_prob
 from api.http.pwa import SheetIdConverter, register_path_converter
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
-from api.http.security import register_security_headers
+from api.http.security import register_security_headers, trust_proxies
 from api.http.stream import install_change_feed
+from api.http.verification import install_verification_limits
 from api.http.vocabulary import register_views, register_vocabulary
 from api.sheets.store import SheetStore
 from api.tables.store import TableStore
 
 API_VERSION = "1.0.0"
-MAX_BODY_BYTES = 256 * 1024
 
 API_DESCRIPTION = """\
 Kibitz referees physical board games: the players keep the real board, dice and cards; clients
@@ -102,6 +102,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     )
     app.config.update(config)
     install_rate_limits(app)
+    install_verification_limits(app)
     url = database_url or database_url_from_env()
     engine = make_engine(url)
     app.extensions[STORE_KEY] = TableStore(engine)
@@ -157,4 +158,5 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     app.register_blueprint(bundle_blueprint)
     app.register_blueprint(pwa_blueprint)
     app.wsgi_app = _sized_bodies(app)  # type: ignore[method-assign]
+    trust_proxies(app)
     return app

@@ -8,12 +8,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SQLITE = ROOT / "var" / "kibitz.sqlite3"
+# The largest request body (413 beyond); the gunicorn worker reads bodies up to it ahead of the app.
+MAX_BODY_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True)
 class Settings:
     database_url: str
-    max_body_bytes: int = 256 * 1024
+    max_body_bytes: int = MAX_BODY_BYTES
 
 
 def database_url_from_env() -> str:

@@ -6,6 +6,7 @@ in its own session so `kill9` takes down master and workers at once, as a crash 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -72,15 +73,30 @@ class GunicornProcess:
 
     def kill9(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
+
+    def terminate(self) -> None:
+        """Ask for a graceful stop (SIGTERM to master and workers) without waiting."""
+        if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+
+    def wait(self, timeout: float) -> bool:
+        """True once the server has exited, False if it still runs after `timeout` seconds."""
+        if self.process is None:
+            return True
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
+            self.terminate()
+            if not self.wait(20):
                 self.kill9()
 
     def __enter__(self) -> GunicornProcess:

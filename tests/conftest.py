@@ -75,6 +75,7 @@ TEST_LIMITS = {
     "KIBITZ_CREATE_LIMIT": "10000 per minute",
     "KIBITZ_TOKEN_FAILURE_LIMIT": "10000 per minute",
     "KIBITZ_TOKEN_GUESS_LIMIT": "10000 per minute",
+    "KIBITZ_VERIFY_LIMIT": "10000 per minute",
 }
 
 

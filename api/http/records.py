@@ -10,7 +10,9 @@ from flask_smorest import Blueprint
 
 from api.http import examples
 from api.http.context import store
+from api.http.limits import limit_response
 from api.http.schemas import BgStatsSchema, RecordSchema, VerificationSchema
+from api.http.verification import beside_the_loop, bounded
 from api.tables.bgstats import bgstats_play, bgstats_url
 from api.tables.record import build_record, record_csv, require_finished, verify_record
 
@@ -83,13 +85,30 @@ class ExportBgStats(MethodView):
 
 @blp.route("/verify")
 class Verify(MethodView):
+    @bounded  # outermost: size and rate are checked before the body is read
     @blp.arguments(RecordSchema, example=examples.RECORD)
     @blp.response(200, VerificationSchema)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Not a record, or unknown game")
+    @blp.alt_response(
+        413,
+        **limit_response(
+            "`record-too-large`: over KIBITZ_VERIFY_MAX_BYTES (128 KiB; a long game exports as ~30 KB)",
+            retry_after=False,
+        ),
+    )
+    @blp.alt_response(
+        429,
+        **limit_response(
+            "`too-many-requests`: over KIBITZ_VERIFY_LIMIT (20 a minute, 200 an hour per client); "
+            "`verifier-busy`: more than KIBITZ_VERIFY_QUEUE (8) records wait for the verifier"
+        ),
+    )
     def post(self, record: dict[str, Any]) -> dict[str, Any]:
         """Verify a game record
 
         Replays the record's log from its seed with the referee's rules and compares the outcome
         with the result it claims. Needs no table: third parties can check any exported game.
+        Bounded so that it cannot hold up anyone else: records up to 128 KiB, 20 a minute per client,
+        replayed in a thread beside the server's event loop rather than on it.
         """
-        return verify_record(record)
+        return beside_the_loop(verify_record, record)

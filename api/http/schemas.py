@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
+from api.http.strict import Name
+
 MAX_SEED = 2**62
 
 
@@ -21,7 +23,7 @@ class ProblemSchema(Schema):
 
 
 class PlayerSetupSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = Name(required=True, validate=validate.Length(min=1, max=40))
     colours = fields.List(
         fields.String(validate=validate.Length(min=1, max=20)),
         validate=validate.Length(max=2),

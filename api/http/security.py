@@ -1,8 +1,11 @@
-"""Security headers on every response."""
+"""Security headers on every response, and whose address a request comes from."""
 
 from __future__ import annotations
 
+import os
+
 from flask import Flask, Response, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 # 'wasm-unsafe-eval' lets the phone's referee (Pyodide, served from here) compile WebAssembly;
 # it allows no JavaScript eval.
@@ -28,3 +31,17 @@ def register_security_headers(app: Flask) -> None:
         is_docs = request.path.startswith("/api/docs")
         headers.setdefault("Content-Security-Policy", DOCS_CSP if is_docs else APP_CSP)
         return response
+
+
+def trust_proxies(app: Flask) -> None:
+    """Behind KIBITZ_TRUSTED_PROXIES reverse proxies (0, the default: none), take the client's
+    address and scheme from the X-Forwarded-For/-Proto entries those proxies appended.
+
+    Off by default: a client talking to the server directly could otherwise name any address it
+    likes and walk around every per-client limit. Set it to the number of proxies in front (1 for
+    one nginx), never more: werkzeug's ProxyFix trusts exactly that many entries from the right.
+    """
+    default = int(os.environ.get("KIBITZ_TRUSTED_PROXIES", "0"))
+    count = int(app.config.setdefault("KIBITZ_TRUSTED_PROXIES", default))
+    if count > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]

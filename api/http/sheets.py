@@ -10,12 +10,13 @@ from marshmallow import Schema, fields, validate
 
 from api.http.context import bearer_token, sheet_store
 from api.http.limits import guard_creation, guard_token
+from api.http.strict import Name
 from api.sheets.kinds import sheet_kind
 from api.sheets.store import sheet_view
 
 blp = Blueprint("sheets", __name__, url_prefix="/api/sheets", description="Board sheets (Magellan MG-2)")
 
-SHEET_NAME = fields.String(required=True, validate=validate.Length(min=1, max=80))
+SHEET_NAME = Name(required=True, validate=validate.Length(min=1, max=80))
 
 
 class SheetCreateSchema(Schema):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Flask, Response, current_app, request
@@ -22,7 +23,7 @@ from api.errors import ApiProblem
 from api.http.context import STORE_KEY, bearer_token, store
 from api.http.editions import Editions
 from api.http.i18n import asked_language, best_language
-from api.http.limits import guard_token
+from api.http.limits import client_address, guard_token, limit_response
 from api.http.press import Press, Reader, direct_socket
 from api.tables.changes import ChangeFeed, announcer
 from api.tables.store import TableStore
@@ -32,6 +33,7 @@ blp = Blueprint("stream", __name__, url_prefix="/api/tables", description="Live 
 CHANGES_KEY = "kibitz.changes"
 EDITIONS_KEY = "kibitz.editions"
 STARTERS_KEY = "kibitz.changes.start"
+OPEN_STREAMS_KEY = "kibitz.streams.open"
 EVENT_STREAM = "text/event-stream"
 LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$")
 
@@ -99,6 +101,8 @@ def install_change_feed(app: Flask, database_url: str) -> None:
     lifetime = "0" if app.config.get("TESTING") else "3600"
     for name, default in (("KIBITZ_STREAM_HEARTBEAT", "15"), ("KIBITZ_STREAM_LIFETIME", lifetime)):
         app.config.setdefault(name, float(os.environ.get(name, default)))
+    app.config.setdefault("KIBITZ_CLIENT_STREAMS", int(os.environ.get("KIBITZ_CLIENT_STREAMS", "100")))
+    app.extensions[OPEN_STREAMS_KEY] = Counter()
     feed = ChangeFeed()
     listen, after_commit = announcer(database_url, feed)
 
@@ -159,7 +163,13 @@ class TableStream(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED", description="`?seat` without a seat token")
     @blp.alt_response(403, response="FORBIDDEN", description="Not this seat's token")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table or seat")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS", description="Too many wrong seat tokens")
+    @blp.alt_response(
+        429,
+        **limit_response(
+            "`too-many-requests`: too many wrong seat tokens; `too-many-streams`: more than "
+            "KIBITZ_CLIENT_STREAMS (100) live streams open from your address (per server process)"
+        ),
+    )
     def get(self, table_id: str) -> Response:
         """Follow a table live
 
@@ -174,7 +184,12 @@ class TableStream(MethodView):
         if seat is not None:
             with guard_token(f"{table_id}/seat/{seat}"):
                 tables.private_view(table_id, seat, token)  # 401/403/404 before the stream starts
-        current_app.extensions[STARTERS_KEY]()
+        release = _open_stream_slot()
+        try:
+            current_app.extensions[STARTERS_KEY]()
+        except BaseException:
+            release()
+            raise
         config = current_app.config
         body = _events(
             tables,
@@ -188,11 +203,40 @@ class TableStream(MethodView):
             heartbeat=config["KIBITZ_STREAM_HEARTBEAT"],
             lifetime=config["KIBITZ_STREAM_LIFETIME"],
         )
-        return Response(
+        response = Response(
             body,
             mimetype=EVENT_STREAM,
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+        response.call_on_close(release)  # when the phone goes away or the stream ends
+        return response
+
+
+def _open_stream_slot() -> Callable[[], None]:
+    """Count one more live stream for this client, or refuse with 429 past its cap: one address
+    cannot hold the server's connections (a stream holds one for as long as the phone likes)."""
+    open_streams: Counter[str] = current_app.extensions[OPEN_STREAMS_KEY]
+    cap = int(current_app.config["KIBITZ_CLIENT_STREAMS"])
+    who = client_address()
+    if cap > 0 and open_streams[who] >= cap:
+        raise ApiProblem(
+            429,
+            "too-many-streams",
+            "Too many live streams are open from your address; close some and try again.",
+            headers={"Retry-After": "5"},
+        )
+    open_streams[who] += 1
+    released = False
+
+    def release() -> None:
+        nonlocal released
+        if not released:
+            released = True
+            open_streams[who] -= 1
+            if open_streams[who] <= 0:
+                del open_streams[who]
+
+    return release
 
 
 def _events(

@@ -24,6 +24,33 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+NAME_RULES = (
+    "Stored in Unicode NFC; refused (400 `format-character`) with invisible formatting characters "
+    "(Unicode category Cf: bidi overrides, zero-width spaces and joiners)."
+)
+
+
+class Name(fields.String):
+    """A name people read (a player, a sheet): stored in Unicode NFC, so one name typed on two phones
+    is one name, and refused with format characters (category Cf: bidi overrides that run text
+    backwards in a CSV, zero-width characters that make two seats look alike)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"description": NAME_RULES, **kwargs.pop("metadata", {})}
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = unicodedata.normalize("NFC", super()._deserialize(value, attr, data, **kwargs))
+        if any(unicodedata.category(c) == "Cf" for c in text):
+            raise ApiProblem(
+                400,
+                "format-character",
+                "Names must not contain invisible formatting characters "
+                "(such as right-to-left marks or zero-width spaces).",
+            )
+        return text
+
+
 # -- JSON bodies: limits checked before any schema or rule sees the data --------------------------
 
 MAX_DEPTH = 32  # the deepest real body (a Magellan board sheet in an event) nests 6 levels
@@ -35,6 +62,15 @@ def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
         raise ApiProblem(400, "number-too-long", f"Numbers have at most {MAX_INT_DIGITS} digits.")
     return int(text)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object; a key given twice is refused (a parser keeping the last one silently would
+    read another request than a client, a proxy or a log that keeps the first)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise ApiProblem(400, "duplicate-key", "A JSON object must not name the same key twice.")
+    return value
 
 
 def _constant(name: str) -> Any:
@@ -56,8 +92,8 @@ def _check_text(text: str) -> None:
 
 def strict_json(data: bytes | str) -> Any:
     """Parse a request body as JSON, refusing what would hurt later: nesting deeper than MAX_DEPTH,
-    integers longer than MAX_INT_DIGITS, NaN/Infinity, text that is not valid Unicode or holds
-    control characters. Every refusal is a 400 problem, never a 500."""
+    integers longer than MAX_INT_DIGITS, NaN/Infinity, a key given twice in one object, text that is
+    not valid Unicode or holds control characters. Every refusal is a 400 problem, never a 500."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
     except UnicodeDecodeError:
@@ -65,7 +101,7 @@ def strict_json(data: bytes | str) -> Any:
     if _nesting(text) > MAX_DEPTH:
         raise ApiProblem(400, "too-deeply-nested", f"JSON may nest at most {MAX_DEPTH} levels deep.")
     try:
-        value = json.loads(text, parse_int=_int, parse_constant=_constant)
+        value = json.loads(text, parse_int=_int, parse_constant=_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as error:
         raise ApiProblem(400, "invalid-json", f"The body is not valid JSON: {error.msg}.") from None
     stack = [value]

@@ -32,7 +32,9 @@ export function followTable(tableId, { etag = null, interval = 1000, onTable, on
     });
     source.onerror = () => {
       failures += 1;
-      if (failures >= FAILURES_BEFORE_POLLING) fallBack();
+      // CLOSED: the server refused the stream (e.g. 429, too many streams from this address) and
+      // the browser will not try again by itself: poll at once. Otherwise it is retrying a drop.
+      if (source.readyState === EventSource.CLOSED || failures >= FAILURES_BEFORE_POLLING) fallBack();
     };
   }
 

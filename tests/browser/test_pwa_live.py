@@ -72,3 +72,21 @@ def test_without_a_stream_the_phone_polls(live_server: str, new_phone: Any) -> N
     assert _table_reads(seen, table.id) >= 2, "conditional polling took over"
     table.post({"type": "die", "value": 2})
     expect(page.get_by_test_id("dice")).to_contain_text("2", timeout=5000)
+
+
+def test_a_refused_stream_falls_back_to_polling_at_once(live_server: str, new_phone: Any) -> None:
+    """A server over its per-client stream cap answers 429 (issue 22): the browser gives such a
+    stream up for good, so the phone polls instead of going quiet."""
+    table = ApiTable(live_server, "mahe", FOUR, {"chance": "physical"})
+    page = new_phone(service_workers="block")
+    problem = '{"code": "too-many-streams", "status": 429, "detail": "Too many live streams"}'
+    page.route(
+        STREAM,
+        lambda route: route.fulfill(
+            status=429, body=problem, headers={"Content-Type": "application/problem+json", "Retry-After": "5"}
+        ),
+    )
+    page.goto(table.link)
+    expect(page.get_by_test_id("board")).to_be_visible()
+    table.post({"type": "reveal_card", "value": 6})
+    expect(page.get_by_test_id("face-up")).to_contain_text("6", timeout=5000)

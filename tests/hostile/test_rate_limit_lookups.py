@@ -1,55 +1,96 @@
-"""The one-look lockout check (api.http.limits.RateLimits.no_failures_to_speak_of) never lets through
-a request that the four-window check would refuse, whatever failures came before (hypothesis, real
-`limits` counters in memory)."""
+"""Wrong-token budgets under any interleaving (hypothesis, real `limits` counters in memory, the real
+app through the WSGI client with several client addresses): a right token is never refused and never
+costs a look at the counters, whatever anyone guessed before; a wrong one is answered 403 until its
+client's budget at that table is spent, then 429 — counted per table and client, never across them
+(issue 22, item 3)."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from collections import Counter
+from typing import Any
+
+from flask import Flask
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.http.limits import RateLimits
+from api.http.limits import LIMITS_KEY
+from tests.api.table_client import four_players
+from tests.conftest import make_test_app
 
-CONFIGURATIONS = [
-    # failures per presented token, all failures of a client at a table
-    ("3 per minute;5 per hour", "4 per minute;8 per hour"),
-    ("2 per minute", "6 per hour"),
-    ("5 per hour", "3 per minute"),  # the widest window is not a guess window: no one-look check
-]
-
-
-def _full_check(limits: RateLimits, token: str) -> bool:
-    return limits.within(limits.token_failures, "token", "c", "t", token) and limits.within(
-        limits.token_guesses, "guess", "c", "t"
-    )
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    configuration=st.sampled_from(CONFIGURATIONS),
-    failures=st.lists(st.sampled_from(["stale", "guess-1", "guess-2", "guess-3"]), max_size=14),
+SAME_TOKEN, ALL_TOKENS = 3, 5  # failures per presented token, all failures of a client at a table
+LIMITS = {
+    "KIBITZ_TOKEN_FAILURE_LIMIT": f"{SAME_TOKEN} per minute",
+    "KIBITZ_TOKEN_GUESS_LIMIT": f"{ALL_TOKENS} per minute",
+}
+CLIENTS = ["10.0.0.1", "10.0.0.2", "10.0.0.3"]
+# (client, table, token): token "right" is the seat's own, any other is a wrong one.
+ATTEMPTS = st.tuples(
+    st.sampled_from(CLIENTS), st.integers(0, 1), st.sampled_from(["right", "stale", "guess-1", "guess-2"])
 )
-def test_one_look_never_passes_what_four_would_refuse(
-    configuration: tuple[str, str], failures: list[str]
+
+
+class CountingStorage:
+    """Passes every call through to the real storage and counts them."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.calls = inner, 0
+
+    def __getattr__(self, name: str) -> Any:
+        target = getattr(self.inner, name)
+        if not callable(target):
+            return target
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            return target(*args, **kwargs)
+
+        return counted
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(attempts=st.lists(ATTEMPTS, min_size=1, max_size=40))
+def test_a_right_token_is_never_refused_for_anyones_guesses(
+    sqlite_url: str, attempts: list[tuple[str, int, str]]
 ) -> None:
-    failure_limit, guess_limit = configuration
-    limits = RateLimits("memory://", "30 per minute", failure_limit, guess_limit)
-    tokens = ["stale", "guess-1", "guess-2", "guess-3", "right"]
-    for failed in [None, *failures]:
-        if failed is not None:  # what guard_token counts for a wrong token
-            limits.hit_all(limits.token_failures, "token", "c", "t", failed)
-            limits.hit_all(limits.token_guesses, "guess", "c", "t")
-        if limits.no_failures_to_speak_of("guess", "c", "t"):
-            assert all(_full_check(limits, token) for token in tokens), (configuration, failures)
+    app = _app(sqlite_url)
+    client = app.test_client()
+    # Fresh tables for every example: every budget starts empty.
+    created = [client.post("/api/tables", json=four_players()).get_json() for _ in range(2)]
+    storage = app.extensions[LIMITS_KEY].limiter.storage
+    same_token: Counter[tuple[str, int, str]] = Counter()
+    all_tokens: Counter[tuple[str, int]] = Counter()
+    for who, table, token in attempts:
+        seat = created[table]["seats"][0]
+        presented = seat["token"] if token == "right" else token
+        before = storage.calls
+        answer = client.get(
+            f"/api/tables/{created[table]['id']}/seats/0",
+            headers={"Authorization": f"Bearer {presented}"},
+            environ_base={"REMOTE_ADDR": who},
+        )
+        if token == "right":
+            assert answer.status_code == 200, (who, table, answer.get_json())
+            assert storage.calls == before  # no look at the counters for a right token
+            continue
+        # The model of the budgets: the per-token count first, then all of this client's at this table.
+        if same_token[who, table, token] >= SAME_TOKEN:
+            expected = 429
+        else:
+            same_token[who, table, token] += 1
+            expected = 429 if all_tokens[who, table] >= ALL_TOKENS else 403
+            all_tokens[who, table] += expected == 403
+        assert answer.status_code == expected, (who, table, token, answer.get_json())
+        if expected == 429:
+            assert int(answer.headers["Retry-After"]) >= 1
 
 
-def test_one_look_suffices_only_while_failures_are_few() -> None:
-    limits = RateLimits("memory://", "30 per minute", "3 per minute;5 per hour", "4 per minute;8 per hour")
-    assert limits.no_failures_to_speak_of("guess", "c", "t")
-    for _ in range(2):
-        limits.hit_all(limits.token_failures, "token", "c", "t", "stale")
-        limits.hit_all(limits.token_guesses, "guess", "c", "t")
-    assert limits.no_failures_to_speak_of("guess", "c", "t")  # 2 < 3: no window can be full
-    limits.hit_all(limits.token_failures, "token", "c", "t", "stale")
-    limits.hit_all(limits.token_guesses, "guess", "c", "t")
-    assert not limits.no_failures_to_speak_of("guess", "c", "t")  # now look at every window
-    assert not _full_check(limits, "stale") and _full_check(limits, "right")
+_APPS: dict[str, Flask] = {}
+
+
+def _app(url: str) -> Flask:
+    """One app for all examples of a run, its counter storage wrapped to count the looks."""
+    if url not in _APPS:
+        app = _APPS[url] = make_test_app(url, **LIMITS)
+        limiter = app.extensions[LIMITS_KEY].limiter
+        limiter.storage = CountingStorage(limiter.storage)
+    return _APPS[url]
