@@ -58,7 +58,13 @@ def _run(servers: list[GunicornProcess]) -> int:
     for n in range(count):
         server = GunicornProcess(database, logs / f"server-{n + 1}.log", port=first_port + n, env=env)
         servers.append(server)  # before it starts: a signal meanwhile stops it too
-        server.start()
+        # A stop signal that arrives while the server is being spawned waits until it has a pid to
+        # stop (raised inside Popen, it would leave a running server the supervisor never knew).
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            server.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
         print(f"app server on {server.base} (log: {server.log_path})", flush=True)
     while all(s.process is not None and s.process.poll() is None for s in servers):
         time.sleep(0.5)
