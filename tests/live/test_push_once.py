@@ -34,6 +34,9 @@ from api.i18n import localize_notes
 from api.tables.store import TableStore, require_game
 from devtools.gunicorn import GunicornProcess
 from tests.conftest import TEST_LIMITS, make_test_app
+
+# Every phone of these tests is on one address: the per-client caps (hostile/test_client_caps.py) off.
+ONE_ADDRESS = {**TEST_LIMITS, "KIBITZ_CLIENT_STREAMS": "0", "KIBITZ_CLIENT_CONNECTIONS": "0"}
 from tests.live.sse import StreamReader
 from tests.live.test_stream import PLAYERS
 
@@ -68,7 +71,9 @@ def _append(base: str, created: dict[str, Any], version: int, view: dict[str, An
 @pytest.fixture
 def served(db_url: str) -> Iterator[tuple[str, Flask]]:
     """The app behind a real threaded HTTP server; streams last a minute, heartbeats half of it."""
-    app = make_test_app(db_url, KIBITZ_STREAM_LIFETIME=60.0, KIBITZ_STREAM_HEARTBEAT=30.0)
+    app = make_test_app(
+        db_url, KIBITZ_STREAM_LIFETIME=60.0, KIBITZ_STREAM_HEARTBEAT=30.0, KIBITZ_CLIENT_STREAMS=0
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     server.daemon_threads = True  # type: ignore[attr-defined]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -160,7 +165,7 @@ def test_two_hundred_phones_get_each_change_once_in_order_from_one_read_and_one_
 @pytest.fixture
 def gunicorn_server(db_url: str, tmp_path: Path) -> Iterator[str]:
     """The app under real gunicorn (gevent: the press writes to the streams); heartbeats 30 s."""
-    env = {**TEST_LIMITS, "KIBITZ_STREAM_HEARTBEAT": "30"}
+    env = {**ONE_ADDRESS, "KIBITZ_STREAM_HEARTBEAT": "30"}
     with GunicornProcess(db_url, tmp_path / "gunicorn.log", env=env) as server:
         yield server.base
 
@@ -333,7 +338,7 @@ def test_each_seat_and_language_gets_its_own_render_shared_by_its_streams(
     """Private seat views differ (MG-3: a seat's own money cards): the press renders a change once
     per (seat, language) group, and every stream of a group gets that group's bytes."""
     # Heartbeats each second: the readers' threads end soon after they are closed.
-    env = {**TEST_LIMITS, "KIBITZ_STREAM_HEARTBEAT": "1"}
+    env = {**ONE_ADDRESS, "KIBITZ_STREAM_HEARTBEAT": "1"}
     with GunicornProcess(sqlite_url, tmp_path / "gunicorn.log", env=env) as server:
         _seat_streams(server.base)
 
@@ -389,7 +394,7 @@ def _seat_streams(base: str) -> None:
 def test_a_stream_the_press_holds_ends_cleanly_when_its_time_is_up(sqlite_url: str, tmp_path: Path) -> None:
     """At the end of its lifetime the press hands the stream back to end it: the response closes
     with its last chunk, after the changes and heartbeats it was given (the phone reconnects)."""
-    env = {**TEST_LIMITS, "KIBITZ_STREAM_HEARTBEAT": "1", "KIBITZ_STREAM_LIFETIME": "3"}
+    env = {**ONE_ADDRESS, "KIBITZ_STREAM_HEARTBEAT": "1", "KIBITZ_STREAM_LIFETIME": "3"}
     with GunicornProcess(sqlite_url, tmp_path / "gunicorn.log", env=env) as server:
         created = _create(server.base)
         with socket.create_connection(("127.0.0.1", server.port), timeout=20) as phone:
