@@ -60,6 +60,9 @@ events = Table(
     Column("state", JSON(none_as_null=True), nullable=True),
     # Distance along the line of play to the nearest snapshot behind (0: this entry is one; NULL: undo).
     Column("since_snapshot", Integer, nullable=True),
+    # GEN-1: True when this game entry showed a die or card the server drew (it cannot be undone);
+    # NULL for undo entries.
+    Column("chance_drawn", Boolean, nullable=True),
     Column("idempotency_key", String(128), nullable=True),
     Column("request_hash", String(64), nullable=False),
     Column("summary", Text, nullable=True),

@@ -24,8 +24,15 @@ from api.errors import ApiProblem, not_found
 from api.rules.errors import InvalidSetup, MalformedEvent, RuleError, say
 from api.rules.game import Game
 from api.rules.registry import get_game
-from api.rules.replay import RESEED, is_undo, nothing_to_undo, public_undo, undone_to
-from api.tables.secrecy import refuse_unless_owner, secret_owner, step
+from api.rules.replay import (
+    RESEED,
+    chance_stands,
+    is_undo,
+    nothing_to_undo,
+    public_undo,
+    undone_to,
+)
+from api.tables.secrecy import refuse_unless_owner, refuse_unless_seat, secret_owner, step, undo_owner
 from api.tables.snapshots import since_snapshot, state_at
 from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches
 
@@ -44,6 +51,8 @@ class TableRow:
     finished: bool
     created_at: datetime
     updated_at: datetime
+    # GEN-1: the entry in effect at `head` showed server-drawn chance, so it cannot be undone.
+    head_stands: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +74,10 @@ class Transition:
     # What the log entry stores: the event as sent, plus (undo only) a fresh seed when it reopened a
     # finished game.
     payload: dict[str, Any]
+    # GEN-1: whether the entry in effect afterwards showed server-drawn chance (it then stands).
+    drawn: bool = False
+    # An undo of a secret entry: the seat whose token alone may take it back (GEN-1).
+    owner: int | None = None
 
 
 class _Conflict(Exception):
@@ -79,7 +92,13 @@ _HEAD_SINCE = (
     .scalar_subquery()
     .label("head_since")
 )
-_ROW = select(game_tables, _HEAD_SINCE).where(game_tables.c.id == bindparam("table_id"))
+_HEAD_DRAWN = (
+    select(events.c.chance_drawn)
+    .where(and_(events.c.table_id == game_tables.c.id, events.c.seq == game_tables.c.head))
+    .scalar_subquery()
+    .label("head_drawn")
+)
+_ROW = select(game_tables, _HEAD_SINCE, _HEAD_DRAWN).where(game_tables.c.id == bindparam("table_id"))
 _ADVANCE = (
     update(game_tables)
     .where(and_(game_tables.c.id == bindparam("b_id"), game_tables.c.version == bindparam("b_expected")))
@@ -94,20 +113,24 @@ _ADVANCE = (
 _ENTRY = insert(events)
 _ENTRY_COLUMNS = (
     "table_id", "seq", "kind", "payload", "undoes", "prev_head", "head_after", "state",
-    "since_snapshot", "idempotency_key", "request_hash", "created_at",
+    "since_snapshot", "chance_drawn", "idempotency_key", "request_hash", "created_at",
 )  # fmt: skip
 # PostgreSQL: the compare-and-swap and the new entry in one statement (the entry is inserted only
 # when the update found the table at the expected version). Casts: a SELECT list's parameters get
 # no type from the INSERT's columns.
-_ADVANCE_AND_ENTER = insert(events).from_select(
-    list(_ENTRY_COLUMNS),
-    select(
-        *(
-            cast(bindparam(f"e_{name}", type_=events.c[name].type), events.c[name].type)
-            for name in _ENTRY_COLUMNS
-        )
-    ).select_from(_ADVANCE.returning(game_tables.c.id).cte("advanced")),
-).returning(events.c.seq)  # a row back exactly when the entry was stored
+_ADVANCE_AND_ENTER = (
+    insert(events)
+    .from_select(
+        list(_ENTRY_COLUMNS),
+        select(
+            *(
+                cast(bindparam(f"e_{name}", type_=events.c[name].type), events.c[name].type)
+                for name in _ENTRY_COLUMNS
+            )
+        ).select_from(_ADVANCE.returning(game_tables.c.id).cte("advanced")),
+    )
+    .returning(events.c.seq)
+)  # a row back exactly when the entry was stored
 
 
 def _entry_binds(entry: Mapping[str, Any]) -> dict[str, Any]:
@@ -149,6 +172,7 @@ def _row(mapping: Mapping[str, Any]) -> TableRow:
         finished=bool(mapping["finished"]),
         created_at=_utc(mapping["created_at"]),
         updated_at=_utc(mapping["updated_at"]),
+        head_stands=bool(mapping.get("head_drawn")),
     )
 
 
@@ -399,6 +423,7 @@ class TableStore:
                 try:
                     refuse_unless_owner(game, current, table.players, event, holder)
                     step = self._transition(conn, game, table, current, event)
+                    refuse_unless_seat(table.players, step.owner, holder)  # GEN-1: a secret undo
                 except (RuleError, ApiProblem):
                     if known is not None:  # refused on the version it names: is it still current?
                         fresh = self._load(conn, table_id)
@@ -430,6 +455,7 @@ class TableStore:
                     # Only snapshots keep the state (api.tables.snapshots); undo entries never.
                     "state": step.state if since == 0 else None,
                     "since_snapshot": since,
+                    "chance_drawn": step.drawn if game_step else None,
                     "idempotency_key": idempotency_key,
                     "request_hash": digest,
                     "created_at": now,
@@ -459,11 +485,18 @@ class TableStore:
                 # The new head entry's distance to its snapshot (after an undo it is not needed:
                 # the next entry is a snapshot whatever it is, see since_snapshot).
                 "head_since": since,
+                "head_drawn": step.drawn,
             }
         )
         # The row as this transaction wrote it: no second read of the table.
         written = replace(
-            table, version=seq, head=step.head_after, state=step.state, finished=step.finished, updated_at=now
+            table,
+            version=seq,
+            head=step.head_after,
+            state=step.state,
+            finished=step.finished,
+            updated_at=now,
+            head_stands=step.drawn,
         )
         return Appended(seq, written, replayed=False)
 
@@ -482,6 +515,8 @@ class TableStore:
             if expected_version is not None and expected_version != table.version:
                 raise StaleVersion(table, expected_version)
             step = self._transition(conn, game, table, current, event, preview=True)
+            if step.owner is not None:  # GEN-1: a secret entry's undo, previewed by its seat only
+                refuse_unless_seat(table.players, step.owner, self._holder(conn, table_id, token))
         return TableRow(
             **{
                 **table.__dict__,
@@ -489,6 +524,7 @@ class TableStore:
                 "head": step.head_after if step.kind == "undo" else table.version + 1,
                 "state": step.state,
                 "finished": step.finished,
+                "head_stands": step.drawn,
             }
         )
 
@@ -537,16 +573,18 @@ class TableStore:
                 raise nothing_to_undo()
             undone = self._entry(conn, table.id, table.head)
             new_head = int(undone["prev_head"])  # the line of play: the head before the undone entry
+            before = game.load(state_at(conn, game, table.id, new_head))
+            owner = undo_owner(game, before, current, undone["payload"])  # GEN-1
             payload = dict(event)
             # A finished game has shown its seed; reopening it must not let anyone predict what comes
             # next, so the future is drawn from a fresh secret seed, recorded in this undo entry.
             if table.finished and game.chance_seed(current) is not None:
                 payload[RESEED] = new_seed()
-            before = game.load(state_at(conn, game, table.id, new_head))
             restored = undone_to(game, before, current, payload.get(RESEED))
             state = game.dump(restored)
             finished = game.result(restored) is not None
-            return Transition("undo", state, new_head, table.head, finished, payload)
+            drawn = new_head > 0 and bool(self._entry(conn, table.id, new_head)["chance_drawn"])
+            return Transition("undo", state, new_head, table.head, finished, payload, drawn, owner)
         next_state = step(game, current, event, preview)  # api.tables.secrecy
         return Transition(
             "game",
@@ -555,6 +593,7 @@ class TableStore:
             None,
             game.result(next_state) is not None,
             dict(event),
+            chance_stands(game, current, next_state),
         )
 
     def _load(self, conn: Connection, table_id: str) -> TableRow:
@@ -645,7 +684,9 @@ class TableStore:
     def _entry(conn: Connection, table_id: str, seq: int) -> Mapping[str, Any]:
         return (
             conn.execute(
-                select(events.c.prev_head).where(and_(events.c.table_id == table_id, events.c.seq == seq))
+                select(events.c.prev_head, events.c.payload, events.c.chance_drawn).where(
+                    and_(events.c.table_id == table_id, events.c.seq == seq)
+                )
             )
             .mappings()
             .one()

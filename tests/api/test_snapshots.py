@@ -56,7 +56,7 @@ def _magellan_with_undos(client: FlaskClient, rng: random.Random, moves: int) ->
         if state.stage == "finished":
             break
         if table.table["legal_actions"]["undo"]["possible"] and rng.random() < 0.05:
-            table.play({"type": "undo"})
+            table.undo()  # a secret entry from its own seat's phone (GEN-1)
         else:
             event = random_event(state, rng)  # a hand's own events come from that player's phone
             table.play(event, seat=MAGELLAN.secret_seat(state, event))
@@ -66,7 +66,7 @@ def _magellan_with_undos(client: FlaskClient, rng: random.Random, moves: int) ->
 def _undo_all_the_way(client: FlaskClient, table: TableDriver) -> list[dict[str, Any]]:
     views = []
     while table.table["legal_actions"]["undo"]["possible"]:
-        table.play({"type": "undo"})
+        table.undo()
         views.append({k: v for k, v in table.table.items() if k not in ("updated_at", "version")})
     return views
 
@@ -107,7 +107,7 @@ def _old_schema_copy(source: sa.Engine, target_url: str) -> None:
             payloads = [entry["payload"] for entry in log]
             for index, entry in enumerate(log):
                 after = replay(game, row["players"], row["options"], row["seed"], payloads[: index + 1])
-                values = {k: v for k, v in entry.items() if k not in ("id", "since_snapshot")}
+                values = {k: v for k, v in entry.items() if k not in ("id", "since_snapshot", "chance_drawn")}
                 dst.execute(sa.insert(events).values(**{**values, "state": game.dump(after)}))
     target.dispose()
 
