@@ -197,7 +197,12 @@ def _events(
         while True:
             version = tables.version_of(table_id)
             if sent is None or version != sent:
-                yield _message(tables, table_id, sent, seat, token, language)
+                try:
+                    message = _message(tables, table_id, sent, seat, token, language)
+                except ApiProblem as problem:  # record-damaged: said once, then the stream ends
+                    yield _problem_message(problem)
+                    return
+                yield message
                 sent = version
             left = deadline - time.monotonic()
             if left <= 0:
@@ -225,3 +230,10 @@ def _message(
     # field by field sees the same table, whichever way it arrived.
     payload = json.dumps(data, separators=(",", ":"), sort_keys=True, default=str)
     return f"id: {table.version}\nevent: table\ndata: {payload}\n\n"
+
+
+def _problem_message(problem: ApiProblem) -> str:
+    """A refusal met while streaming (the log was found damaged): an `event: problem` with the
+    problem's fields, the stream's last word."""
+    body = {"status": problem.status, "code": problem.code, "detail": problem.detail, **problem.extra}
+    return f"event: problem\ndata: {json.dumps(body, separators=(',', ':'), sort_keys=True)}\n\n"

@@ -118,11 +118,15 @@ class TableEvents(MethodView):
     @blp.doc(operationId="getLog")
     @blp.response(200, LogSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(
+        409, response="CONFLICT", description="`record-damaged`: the stored log was changed outside Kibitz"
+    )
     def get(self, table_id: str) -> dict[str, Any]:
         """Read the full log
 
         Every entry ever appended, in order, undo entries included; `in_effect` is false for events
-        that were undone.
+        that were undone. Each read checks the stored hash chain and its signed head: an entry
+        changed, removed or moved in the database answers 409 `record-damaged` naming its `seq`.
         """
         table, entries = store().log(table_id)
         return {"version": table.version, "events": entries}

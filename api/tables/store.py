@@ -32,6 +32,7 @@ from api.rules.replay import (
     public_undo,
     undone_to,
 )
+from api.tables.chain import RecordKey, genesis, link, record_key
 from api.tables.secrecy import refuse_unless_owner, refuse_unless_seat, secret_owner, step, undo_owner
 from api.tables.snapshots import since_snapshot, state_at
 from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches
@@ -98,7 +99,15 @@ _HEAD_DRAWN = (
     .scalar_subquery()
     .label("head_drawn")
 )
-_ROW = select(game_tables, _HEAD_SINCE, _HEAD_DRAWN).where(game_tables.c.id == bindparam("table_id"))
+_LAST_HASH = (
+    select(events.c.hash)
+    .where(and_(events.c.table_id == game_tables.c.id, events.c.seq == game_tables.c.version))
+    .scalar_subquery()
+    .label("last_hash")
+)
+_ROW = select(game_tables, _HEAD_SINCE, _HEAD_DRAWN, _LAST_HASH).where(
+    game_tables.c.id == bindparam("table_id")
+)
 _ADVANCE = (
     update(game_tables)
     .where(and_(game_tables.c.id == bindparam("b_id"), game_tables.c.version == bindparam("b_expected")))
@@ -113,7 +122,7 @@ _ADVANCE = (
 _ENTRY = insert(events)
 _ENTRY_COLUMNS = (
     "table_id", "seq", "kind", "payload", "undoes", "prev_head", "head_after", "state",
-    "since_snapshot", "chance_drawn", "idempotency_key", "request_hash", "created_at",
+    "since_snapshot", "chance_drawn", "hash", "signature", "idempotency_key", "request_hash", "created_at",
 )  # fmt: skip
 # PostgreSQL: the compare-and-swap and the new entry in one statement (the entry is inserted only
 # when the update found the table at the expected version). Casts: a SELECT list's parameters get
@@ -206,9 +215,36 @@ class StaleVersion(ApiProblem):
         self.table = table
 
 
+def record_damaged(seq: int, reason: str) -> ApiProblem:
+    """The stored log no longer is the record that was written: an entry was changed, removed or
+    moved outside Kibitz, or its chain recomputed without the server's key."""
+    return ApiProblem(
+        409,
+        "record-damaged",
+        "This table's stored record was changed outside Kibitz: an entry no longer follows from the "
+        "ones before it (`seq` names the first). Its log is neither shown nor replayed.",
+        seq=seq,
+        reason=reason,
+    )
+
+
+def in_effect(rows: Sequence[Any]) -> set[int]:
+    """The game entries still in effect, from the recorded events alone: an undo takes back the last
+    entry in effect (api.rules.replay)."""
+    stack: list[int] = []
+    for row in rows:
+        if row["kind"] != "undo":
+            stack.append(int(row["seq"]))
+        elif stack:
+            stack.pop()
+    return set(stack)
+
+
 class TableStore:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, key: RecordKey | None = None) -> None:
         self.engine = engine
+        # Signs each new head of a log; never stored in the database (api.tables.chain).
+        self.key = key or record_key()
         # The hottest statements, straight to the driver (api.db.engine.DriverStatement): the poll's
         # version query everywhere, the append's row read and compare-and-swap on PostgreSQL.
         postgresql = engine.dialect.name == "postgresql"
@@ -310,8 +346,9 @@ class TableStore:
                         events.c.kind,
                         events.c.payload,
                         events.c.undoes,
-                        events.c.prev_head,
                         events.c.created_at,
+                        events.c.hash,
+                        events.c.signature,
                     )
                     .where(events.c.table_id == table_id)
                     .order_by(events.c.seq)
@@ -319,12 +356,8 @@ class TableStore:
                 .mappings()
                 .all()
             )
-        prev_head = {r["seq"]: r["prev_head"] for r in rows if r["kind"] == "game"}
-        effective: set[int] = set()
-        node = table.head
-        while node:
-            effective.add(node)
-            node = prev_head[node]
+        self._check_chain(table, rows)
+        effective = in_effect(rows)
         game = require_game(table.game)
         shown = _public_events(game, table.finished, table.options)
         entries = [
@@ -335,6 +368,8 @@ class TableStore:
                 "undoes": r["undoes"],
                 "in_effect": r["kind"] == "game" and r["seq"] in effective,
                 "at": r["created_at"],
+                "hash": r["hash"],
+                "signature": r["signature"],
             }
             for r in rows
         ]
@@ -349,13 +384,21 @@ class TableStore:
             table = self._load(conn, table_id)
             rows = (
                 conn.execute(
-                    select(events.c.seq, events.c.kind, events.c.payload, events.c.undoes)
-                    .where(and_(events.c.table_id == table_id, events.c.seq > after))
+                    select(
+                        events.c.seq,
+                        events.c.kind,
+                        events.c.payload,
+                        events.c.undoes,
+                        events.c.hash,
+                        events.c.signature,
+                    )
+                    .where(and_(events.c.table_id == table_id, events.c.seq >= after))
                     .order_by(events.c.seq)
                 )
                 .mappings()
                 .all()
             )
+        rows = self._check_chain(table, rows, after=max(after, 0))
         shown = _public_events(require_game(table.game), table.finished, table.options)
         entries = [
             {
@@ -443,6 +486,7 @@ class TableStore:
                     "b_now": now,
                 }
                 game_step = step.kind == "game"
+                chained = link(self._last_hash(row, table), seq, step.payload)
                 since = since_snapshot(row["head_since"], table.head, table.version) if game_step else None
                 entry = {
                     "table_id": table_id,
@@ -456,6 +500,8 @@ class TableStore:
                     "state": step.state if since == 0 else None,
                     "since_snapshot": since,
                     "chance_drawn": step.drawn if game_step else None,
+                    "hash": chained,
+                    "signature": self.key.sign(table_id, seq, chained),
                     "idempotency_key": idempotency_key,
                     "request_hash": digest,
                     "created_at": now,
@@ -486,6 +532,7 @@ class TableStore:
                 # the next entry is a snapshot whatever it is, see since_snapshot).
                 "head_since": since,
                 "head_drawn": step.drawn,
+                "last_hash": chained,
             }
         )
         # The row as this transaction wrote it: no second read of the table.
@@ -527,6 +574,55 @@ class TableStore:
                 "head_stands": step.drawn,
             }
         )
+
+    # -- the record's chain ---------------------------------------------------------------------
+
+    def _last_hash(self, row: Mapping[str, Any], table: TableRow) -> str:
+        """What the next entry's hash builds on: the last entry's, or the header's for the first."""
+        if table.version == 0:
+            return genesis(row)
+        if not row.get("last_hash"):
+            raise record_damaged(table.version, "missing")
+        return str(row["last_hash"])
+
+    def _check_log(self, conn: Connection, table: TableRow) -> None:
+        rows = (
+            conn.execute(
+                select(events.c.seq, events.c.payload, events.c.hash, events.c.signature)
+                .where(events.c.table_id == table.id)
+                .order_by(events.c.seq)
+            )
+            .mappings()
+            .all()
+        )
+        self._check_chain(table, rows)
+
+    def _check_chain(self, table: TableRow, rows: Sequence[Any], after: int = 0) -> list[Any]:
+        """The entries past `after` (rows: from `after` itself on, when after > 0), once every one is
+        found to follow from the one before and the last to carry the server's signature; else
+        record-damaged naming the first entry that does not. Costs one SHA-256 per entry read and one
+        signature check, so it runs where entries are read, never on the cached-state fast path."""
+        previous = genesis(table.__dict__)
+        if after > 0:
+            if table.version < after:
+                return []
+            if not rows or rows[0]["seq"] != after or not rows[0]["hash"]:
+                raise record_damaged(after, "missing")
+            previous, rows = str(rows[0]["hash"]), rows[1:]
+        expected = after + 1
+        for entry in rows:
+            if entry["seq"] != expected:
+                raise record_damaged(expected, "missing" if entry["seq"] > expected else "moved")
+            previous = link(previous, expected, entry["payload"])
+            if entry["hash"] != previous:
+                raise record_damaged(expected, "changed")
+            expected += 1
+        if expected - 1 != table.version:
+            raise record_damaged(expected, "missing")
+        last = rows[-1] if rows else None
+        if last is not None and not self.key.verifies(last["signature"], table.id, table.version, previous):
+            raise record_damaged(table.version, "not-signed")
+        return list(rows)
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -571,6 +667,7 @@ class TableStore:
                 raise MalformedEvent("undo-takes-no-fields", "An undo has no fields besides its type.")
             if table.head == 0:
                 raise nothing_to_undo()
+            self._check_log(conn, table)  # the replay below reads entries: they must be the record's
             undone = self._entry(conn, table.id, table.head)
             new_head = int(undone["prev_head"])  # the line of play: the head before the undone entry
             before = game.load(state_at(conn, game, table.id, new_head))

@@ -89,6 +89,10 @@ def test_undo_far_back_rebuilds_every_state_from_snapshots(client: FlaskClient) 
     assert kept * 4 < total  # most entries keep only their event
 
 
+# Columns the schema gained after revision 0004 (snapshots, GEN-1, the record's chain).
+NEWER_COLUMNS = ("id", "since_snapshot", "chance_drawn", "hash", "signature")
+
+
 def _old_schema_copy(source: sa.Engine, target_url: str) -> None:
     """Write the source's logs into a database at revision 0004, as the old schema did: the full
     state after every entry (an undo entry: the state it returned to)."""
@@ -107,7 +111,7 @@ def _old_schema_copy(source: sa.Engine, target_url: str) -> None:
             payloads = [entry["payload"] for entry in log]
             for index, entry in enumerate(log):
                 after = replay(game, row["players"], row["options"], row["seed"], payloads[: index + 1])
-                values = {k: v for k, v in entry.items() if k not in ("id", "since_snapshot", "chance_drawn")}
+                values = {k: v for k, v in entry.items() if k not in NEWER_COLUMNS}
                 dst.execute(sa.insert(events).values(**{**values, "state": game.dump(after)}))
     target.dispose()
 
