@@ -149,7 +149,8 @@ class TableStream(MethodView):
         Server-Sent Events: the table now, then again after every change, with heartbeats. Resume
         with `Last-Event-ID` after a dropped connection (on any server): the first event carries
         every log entry you missed. Clients that cannot hold a stream open poll `GET /api/tables/{id}`
-        with `If-None-Match` instead.
+        with `If-None-Match` instead. Entries sent are checked against the stored chain first: a log
+        changed outside Kibitz ends the stream with one `event: problem` (`record-damaged`, `seq`).
         """
         last, seat, token, language = _last_event_id(), _seat(), bearer_token(), _language()
         tables = store()

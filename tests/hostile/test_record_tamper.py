@@ -136,3 +136,17 @@ def test_catch_up_from_a_position_checks_what_it_sends(client: FlaskClient) -> N
     with pytest.raises(ApiProblem) as caught:
         store.entries_after(table.id, version - 2)
     assert caught.value.extra["seq"] == version - 1
+
+
+def test_a_live_stream_catching_up_on_a_damaged_log_says_so_and_ends(client: FlaskClient) -> None:
+    table = play_short_game(client)
+    store: TableStore = client.application.extensions["kibitz.store"]
+    with store.engine.begin() as conn:
+        bad = edit(conn, table.id)
+    answer = client.get(f"/api/tables/{table.id}/stream", headers={"Last-Event-ID": "1"})
+    assert answer.status_code == 200
+    text = answer.get_data(as_text=True)  # the stream ends: it does not wait for heartbeats
+    frames = [frame for frame in text.split("\n\n") if frame.startswith("event: problem")]
+    assert len(frames) == 1 and "event: table" not in text
+    problem = json.loads(frames[0].split("data: ", 1)[1])
+    assert problem["code"] == "record-damaged" and problem["seq"] == bad
