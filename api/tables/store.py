@@ -586,9 +586,19 @@ class TableStore:
         return str(row["last_hash"])
 
     def _check_log(self, conn: Connection, table: TableRow) -> None:
+        """Before a replay from the snapshots (an undo): the chain, and the line of play the replay
+        walks (`prev_head`, `undoes`, the head) as the recorded events alone make it."""
         rows = (
             conn.execute(
-                select(events.c.seq, events.c.payload, events.c.hash, events.c.signature)
+                select(
+                    events.c.seq,
+                    events.c.kind,
+                    events.c.payload,
+                    events.c.prev_head,
+                    events.c.undoes,
+                    events.c.hash,
+                    events.c.signature,
+                )
                 .where(events.c.table_id == table.id)
                 .order_by(events.c.seq)
             )
@@ -596,6 +606,19 @@ class TableStore:
             .all()
         )
         self._check_chain(table, rows)
+        line: list[int] = []
+        for entry in rows:
+            kind = "undo" if is_undo(entry["payload"]) else "game"
+            if entry["kind"] != kind:
+                raise record_damaged(entry["seq"], "changed")
+            if kind == "game":
+                if entry["prev_head"] != (line[-1] if line else 0):
+                    raise record_damaged(entry["seq"], "changed")
+                line.append(entry["seq"])
+            elif not line or entry["undoes"] != line.pop():
+                raise record_damaged(entry["seq"], "changed")
+        if table.head != (line[-1] if line else 0):
+            raise record_damaged(table.version, "changed")
 
     def _check_chain(self, table: TableRow, rows: Sequence[Any], after: int = 0) -> list[Any]:
         """The entries past `after` (rows: from `after` itself on, when after > 0), once every one is

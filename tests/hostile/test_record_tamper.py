@@ -150,3 +150,24 @@ def test_a_live_stream_catching_up_on_a_damaged_log_says_so_and_ends(client: Fla
     assert len(frames) == 1 and "event: table" not in text
     problem = json.loads(frames[0].split("data: ", 1)[1])
     assert problem["code"] == "record-damaged" and problem["seq"] == bad
+
+
+def test_an_undo_refuses_a_line_of_play_changed_in_the_database(db_url: str) -> None:
+    """`prev_head`, which the replay from the snapshots walks, is checked against the events (else a
+    pointer to nowhere was a 500, and one to another entry a silently different game)."""
+    app = make_test_app(db_url)
+    client: FlaskClient = app.test_client()
+    store: TableStore = app.extensions["kibitz.store"]
+    table = play_short_game(client)
+    version = table.table["version"]
+    with store.engine.begin() as conn:
+        _set(conn, table.id, version, prev_head=999)
+    undo = table.post({"type": "undo"})
+    assert undo.status_code == 409, undo.get_json()
+    assert undo.get_json()["code"] == "record-damaged" and undo.get_json()["seq"] == version
+    with store.engine.begin() as conn:
+        _set(conn, table.id, version, prev_head=version - 2)  # another entry of the log
+    assert table.post({"type": "undo"}).get_json()["seq"] == version
+    with store.engine.begin() as conn:
+        _set(conn, table.id, version, prev_head=version - 1)  # as it was
+    assert table.post({"type": "undo"}).status_code == 201
