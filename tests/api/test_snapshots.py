@@ -151,5 +151,7 @@ def test_migration_converts_old_logs_with_nothing_lost(tmp_path: Path) -> None:
                 moved.get(f"/api/tables/{table.id}{path}").get_json()
                 == client.get(f"/api/tables/{table.id}{path}").get_json()
             )
-        twin = TableDriver(moved, {"id": table.id, "write_token": table.token, "table": table.table})
+        twin = TableDriver(
+            moved, {"id": table.id, "write_token": table.token, "table": table.table, "seats": table.seats}
+        )
         assert _undo_all_the_way(moved, twin) == _undo_all_the_way(client, table)
