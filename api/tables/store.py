@@ -350,7 +350,8 @@ class TableStore:
                         events.c.hash,
                         events.c.signature,
                     )
-                    .where(events.c.table_id == table_id)
+                    # Not past the row read: an append since then is the next read's to check.
+                    .where(and_(events.c.table_id == table_id, events.c.seq <= table.version))
                     .order_by(events.c.seq)
                 )
                 .mappings()
@@ -392,7 +393,13 @@ class TableStore:
                         events.c.hash,
                         events.c.signature,
                     )
-                    .where(and_(events.c.table_id == table_id, events.c.seq >= after))
+                    .where(
+                        and_(
+                            events.c.table_id == table_id,
+                            events.c.seq >= after,
+                            events.c.seq <= table.version,  # not past the row read
+                        )
+                    )
                     .order_by(events.c.seq)
                 )
                 .mappings()
@@ -599,7 +606,7 @@ class TableStore:
                     events.c.hash,
                     events.c.signature,
                 )
-                .where(events.c.table_id == table.id)
+                .where(and_(events.c.table_id == table.id, events.c.seq <= table.version))
                 .order_by(events.c.seq)
             )
             .mappings()
