@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +19,9 @@ from api.db.migrate import upgrade
 from devtools.gunicorn import GunicornProcess
 
 ROOT = Path(__file__).resolve().parent.parent
+# Records are signed with this test session's own key (api.tables.chain), never var/'s; gunicorns
+# started by the tests inherit it.
+os.environ["KIBITZ_RECORD_KEY"] = str(Path(tempfile.mkdtemp(prefix="kibitz-key-")) / "record-key.pem")
 IN_CI = bool(os.environ.get("CI"))
 PG_ADMIN_URL = os.environ.get("KIBITZ_TEST_PG_URL", "postgresql+psycopg://root@127.0.0.1:5432/test")
 

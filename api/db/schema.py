@@ -60,6 +60,13 @@ events = Table(
     Column("state", JSON(none_as_null=True), nullable=True),
     # Distance along the line of play to the nearest snapshot behind (0: this entry is one; NULL: undo).
     Column("since_snapshot", Integer, nullable=True),
+    # GEN-1: True when this game entry showed a die or card the server drew (it cannot be undone);
+    # NULL for undo entries.
+    Column("chance_drawn", Boolean, nullable=True),
+    # The record's chain (api.tables.chain): SHA-256 over the previous entry's hash, this seq and
+    # this payload, and the server's Ed25519 signature of the log up to here (its key is not here).
+    Column("hash", String(64), nullable=True),
+    Column("signature", String(100), nullable=True),
     Column("idempotency_key", String(128), nullable=True),
     Column("request_hash", String(64), nullable=False),
     Column("summary", Text, nullable=True),

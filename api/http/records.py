@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from api.http import examples
 from api.http.context import store
 from api.http.limits import limit_response
-from api.http.schemas import BgStatsSchema, RecordSchema, VerificationSchema
+from api.http.schemas import BgStatsSchema, RecordKeySchema, RecordSchema, VerificationSchema
 from api.http.verification import beside_the_loop, bounded
 from api.tables.bgstats import bgstats_play, bgstats_url
 from api.tables.record import build_record, record_csv, require_finished, verify_record
@@ -20,9 +20,9 @@ blp = Blueprint("records", __name__, url_prefix="/api", description="Finished ga
 
 
 def _record(table_id: str) -> dict[str, Any]:
-    table, entries = store().log(table_id)
+    table, entries = store().log(table_id)  # the chain checked (409 record-damaged)
     require_finished(table)
-    return build_record(table, entries)
+    return build_record(table, entries, store().key)
 
 
 @blp.route("/tables/<string:table_id>/export")
@@ -30,7 +30,7 @@ class ExportJson(MethodView):
     @blp.doc(operationId="exportRecord")
     @blp.response(200, RecordSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
-    @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`")
+    @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`, `record-damaged`")
     def get(self, table_id: str) -> Any:
         """Export a finished game (JSON)
 
@@ -51,7 +51,7 @@ class ExportCsv(MethodView):
         example="place,seat,name,eggs,cards,winner\n1,0,Martin,22,6,True\n",
     )
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
-    @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`")
+    @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`, `record-damaged`")
     def get(self, table_id: str) -> Response:
         """Export a finished game (CSV standings)
 
@@ -69,7 +69,7 @@ class ExportBgStats(MethodView):
     @blp.doc(operationId="exportBgStats")
     @blp.response(200, BgStatsSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
-    @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`")
+    @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`, `record-damaged`")
     def get(self, table_id: str) -> dict[str, Any]:
         """BG Stats import link
 
@@ -106,9 +106,25 @@ class Verify(MethodView):
     def post(self, record: dict[str, Any]) -> dict[str, Any]:
         """Verify a game record
 
-        Replays the record's log from its seed with the referee's rules and compares the outcome
-        with the result it claims. Needs no table: third parties can check any exported game.
-        Bounded so that it cannot hold up anyone else: records up to 128 KiB, 20 a minute per client,
-        replayed in a thread beside the server's event loop rather than on it.
+        Checks the hash chain and this server's signature of its head (`signature`: valid, invalid
+        or unsigned — a record without a signature is never valid), replays the record's log from
+        its seed with the referee's rules and compares the outcome with the result it claims. Needs
+        no table: third parties can check any exported game. Bounded so that it cannot hold up
+        anyone else: records up to 128 KiB, 20 a minute per client, replayed in a thread beside the
+        server's event loop rather than on it.
         """
-        return beside_the_loop(verify_record, record)
+        return beside_the_loop(verify_record, record, store().key)
+
+
+@blp.route("/record-key")
+class RecordKey(MethodView):
+    @blp.doc(operationId="getRecordKey")
+    @blp.response(200, RecordKeySchema)
+    def get(self) -> dict[str, Any]:
+        """The key that signs records
+
+        The public half of the server's Ed25519 key. Every exported record's `chain.signature` is
+        its signature of `kibitz-record/1\\n<table_id>\\n<length>\\n<head>`; with this key anyone
+        checks an export offline (docs/records.md, docs/verify_record.py).
+        """
+        return store().key.published()

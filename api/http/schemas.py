@@ -255,6 +255,9 @@ class RecordSchema(Schema):
         unknown = INCLUDE
 
     format = fields.String(required=True, validate=validate.Equal("kibitz-record/1"))
+    table_id = fields.String(
+        metadata={"description": "The table it was recorded at (part of what is signed)"}
+    )
     game = fields.String(required=True)
     players = fields.List(fields.Nested(PlayerSetupSchema), required=True, validate=validate.Length(min=1))
     options = fields.Dict(load_default=dict)
@@ -266,10 +269,40 @@ class RecordSchema(Schema):
     )
 
 
+class SignatureSchema(Schema):
+    algorithm = fields.String(required=True, validate=validate.Equal("Ed25519"))
+    key_id = fields.String(
+        required=True, metadata={"description": "Which key signed: `key_id` of GET /api/record-key"}
+    )
+    value = fields.String(
+        required=True,
+        metadata={
+            "description": "Ed25519 signature (base64url, no padding) of "
+            "`kibitz-record/1\\n<table_id>\\n<length>\\n<head>` (docs/records.md)"
+        },
+    )
+
+
 class ChainSchema(Schema):
     algorithm = fields.String(required=True, validate=validate.Equal("sha256"))
     length = fields.Integer(strict=True, required=True, validate=validate.Range(min=0))
     head = fields.String(required=True, validate=HEX_SHA256)
+    signature = fields.Nested(
+        SignatureSchema, metadata={"description": "The server's signature of the head; without it: unsigned"}
+    )
+
+
+class RecordKeySchema(Schema):
+    """The public half of the key that signs every record's head."""
+
+    algorithm = fields.String(required=True, metadata={"description": "`Ed25519`"})
+    key_id = fields.String(
+        required=True, metadata={"description": "First 16 hex digits of SHA-256 of the raw key"}
+    )
+    public_key = fields.String(required=True, metadata={"description": "The raw 32-byte key, base64url"})
+    public_key_pem = fields.String(
+        required=True, metadata={"description": "The same as PEM (SubjectPublicKeyInfo)"}
+    )
 
 
 class ChainCheckSchema(Schema):
@@ -282,12 +315,20 @@ class ChainCheckSchema(Schema):
 
 
 class VerificationSchema(Schema):
-    valid = fields.Boolean(required=True, metadata={"description": "Replays to the end and matches"})
+    valid = fields.Boolean(
+        required=True,
+        metadata={"description": "Signed by this server, its chain whole, replays to the end and matches"},
+    )
     finished = fields.Boolean(required=True)
     result = fields.Dict(allow_none=True, metadata={"description": "The result the replay computes"})
     claimed_result_matches = fields.Boolean(required=True)
     chain = fields.Nested(
         ChainCheckSchema, required=True, metadata={"description": "Where the hash chain breaks"}
+    )
+    signature = fields.String(
+        required=True,
+        validate=validate.OneOf(["valid", "invalid", "unsigned"]),
+        metadata={"description": "The server's signature of the head: a record without one is never valid"},
     )
     problem = fields.Dict(allow_none=True, metadata={"description": "Why it is not valid"})
 

@@ -8,6 +8,7 @@ that seat's token the stream adds the seat's own view. Comment lines keep idle c
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -176,7 +177,8 @@ class TableStream(MethodView):
         Server-Sent Events: the table now, then again after every change, with heartbeats. Resume
         with `Last-Event-ID` after a dropped connection (on any server): the first event carries
         every log entry you missed. Clients that cannot hold a stream open poll `GET /api/tables/{id}`
-        with `If-None-Match` instead.
+        with `If-None-Match` instead. Entries sent are checked against the stored chain first: a log
+        changed outside Kibitz ends the stream with one `event: problem` (`record-damaged`, `seq`).
         """
         last, seat, token, language = _last_event_id(), _seat(), bearer_token(), _language()
         tables = store()
@@ -265,7 +267,11 @@ def _events(
         newest = tables.version_of(table_id)  # after subscribing: no announcement slips by
         read_after = float("-inf")
         while True:
-            version, body = edition.message(sent, newest, language, seat, read_after=read_after)
+            try:
+                version, body = edition.message(sent, newest, language, seat, read_after=read_after)
+            except ApiProblem as problem:  # record-damaged: said once, then the stream ends
+                yield _problem_message(problem)
+                return
             if body is not None:
                 yield body
                 sent = version
@@ -294,3 +300,11 @@ def _events(
                 read_after = time.monotonic()
             else:
                 newest = announced
+
+
+def _problem_message(problem: ApiProblem) -> bytes:
+    """A refusal met while streaming (the log was found damaged): an `event: problem` with the
+    problem's fields, the stream's last word."""
+    body = {"status": problem.status, "code": problem.code, "detail": problem.detail, **problem.extra}
+    data = json.dumps(body, separators=(",", ":"), sort_keys=True)
+    return f"event: problem\ndata: {data}\n\n".encode()

@@ -118,11 +118,15 @@ class TableEvents(MethodView):
     @blp.doc(operationId="getLog")
     @blp.response(200, LogSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(
+        409, response="CONFLICT", description="`record-damaged`: the stored log was changed outside Kibitz"
+    )
     def get(self, table_id: str) -> dict[str, Any]:
         """Read the full log
 
         Every entry ever appended, in order, undo entries included; `in_effect` is false for events
-        that were undone.
+        that were undone. Each read checks the stored hash chain and its signed head: an entry
+        changed, removed or moved in the database answers 409 `record-damaged` naming its `seq`.
         """
         table, entries = store().log(table_id)
         return {"version": table.version, "events": entries}
@@ -159,10 +163,12 @@ class TableEvents(MethodView):
         got there first the answer is 409 with the current table. With an `Idempotency-Key` a retry
         of the same request is answered from the first one (`replayed`: true) instead of being
         applied twice. `{"type": "undo"}` takes back the last event in effect; the undo is itself
-        recorded. Send the table's write token, or a player's own seat token: an event that depends
-        on a player's hidden cards (Magellan ledger depth: their bid, payment, slide from the hand,
-        swap, typed draw) is refused with 403 `seat-token-required` unless it comes with that
-        player's seat token.
+        recorded. GEN-1: an event that showed a die or card the server drew stands (422
+        `chance-stands`, and with it everything before it; `undo.possible` is false), and a secret
+        event is undone only with its player's seat token. Send the table's write token, or a
+        player's own seat token: an event that depends on a player's hidden cards (Magellan ledger
+        depth: their bid, payment, slide from the hand, swap, typed draw) is refused with 403
+        `seat-token-required` unless it comes with that player's seat token.
         """
         with guard_token(table_id):
             appended = store().append(

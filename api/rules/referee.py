@@ -22,7 +22,7 @@ from api.rules.mhing.hand import parse_hand
 from api.rules.mhing.scoring import score_hand, score_json
 from api.rules.mhing.waits import waits_json
 from api.rules.registry import get_game
-from api.rules.replay import HIDDEN, advance
+from api.rules.replay import HIDDEN, advance, chance_stands
 
 JSON = dict[str, Any]
 
@@ -83,7 +83,10 @@ class RefereeTable:
         return RefereeTable(self.game, self.options, tuple(advance(self.game, self.states, event)))
 
     def view(self) -> JSON:
-        return rules_view(self.game, self.states[-1], len(self.states) > 1)
+        states = self.states
+        # GEN-1: nothing to undo, or the last entry in effect showed the app's chance.
+        can_undo = len(states) > 1 and not chance_stands(self.game, states[-2], states[-1])
+        return rules_view(self.game, states[-1], can_undo)
 
     def dump(self) -> JSON:
         return self.game.dump(self.states[-1])

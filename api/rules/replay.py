@@ -52,12 +52,30 @@ def advance(game: Game, states: Sequence[Any], event: Mapping[str, Any]) -> list
         return [*states, game.apply(states[-1], event)]
     if len(states) == 1:
         raise nothing_to_undo()
+    refuse_undo_of_chance(game, states[-2], states[-1])
     fresh = _seed(event[RESEED]) if RESEED in event and event[RESEED] != HIDDEN else None
     return [*states[:-2], undone_to(game, states[-2], states[-1], fresh)]
 
 
 def nothing_to_undo() -> IllegalMove:
     return IllegalMove("nothing-to-undo", "There is nothing to undo.")
+
+
+def chance_stands(game: Game, before: Any, current: Any) -> bool:
+    """GEN-1: the entry that led from `before` to `current` showed a die or card the software drew.
+    It stands, and with it every entry before it (undo takes entries back from the end only)."""
+    return game.reveals_hidden_chance(before, current)
+
+
+def refuse_undo_of_chance(game: Game, before: Any, current: Any) -> None:
+    """GEN-1: an undo would let a player re-roll, or see the next die or card before deciding."""
+    if chance_stands(game, before, current):
+        raise IllegalMove(
+            "chance-stands",
+            "A die the app rolled or a card it drew stands, like a rolled die at the table: "
+            "it cannot be undone, nor can anything recorded before it.",
+            rule="GEN-1",
+        )
 
 
 def undone_to(game: Game, before: Any, current: Any, fresh_seed: int | None = None) -> Any:

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from api.errors import ApiProblem
 from api.rules.errors import RuleError
 from api.rules.replay import replay
+from api.tables.chain import (
+    CHAIN_ALGORITHM,
+    RECORD_FORMAT,
+    SIGNATURE_ALGORITHM,
+    RecordKey,
+    hashes,
+)
+from api.tables.chain import genesis as chain_genesis
 from api.tables.store import TableRow, require_game
-
-RECORD_FORMAT = "kibitz-record/1"
 
 
 def require_finished(table: TableRow) -> None:
@@ -26,34 +30,19 @@ def require_finished(table: TableRow) -> None:
         )
 
 
-# What the first entry's hash builds on: the game, its players, options and seed.
-HEADER_FIELDS = ("format", "game", "players", "options", "seed")
-CHAIN_ALGORITHM = "sha256"
-
-
-def canonical(value: Any) -> bytes:
-    """One byte string per JSON value: sorted keys, no spaces, UTF-8 (RFC 8785's idea, for our
-    integers and strings)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-
-
 def genesis(record: Mapping[str, Any]) -> str:
-    return hashlib.sha256(canonical({k: record.get(k) for k in HEADER_FIELDS})).hexdigest()
+    return chain_genesis(record)
 
 
 def chain(record: Mapping[str, Any], entries: list[Mapping[str, Any]]) -> list[str]:
     """Each entry's hash: SHA-256 over the previous hash and the entry's own canonical content, so
-    changing, removing or reordering any entry breaks every hash from it on."""
-    hashes: list[str] = []
-    previous = genesis(record)
-    for entry in entries:
-        content = canonical({"seq": entry["seq"], "event": entry["event"]})
-        previous = hashlib.sha256(previous.encode("ascii") + b"\n" + content).hexdigest()
-        hashes.append(previous)
-    return hashes
+    changing, removing or reordering any entry breaks every hash from it on (api.tables.chain)."""
+    return hashes(genesis(record), ((entry["seq"], entry["event"]) for entry in entries))
 
 
-def build_record(table: TableRow, entries: list[dict[str, Any]]) -> dict[str, Any]:
+def build_record(table: TableRow, entries: list[dict[str, Any]], key: RecordKey) -> dict[str, Any]:
+    """The record of a finished game: its entries with the hashes stored when they were appended
+    (the store checked them on reading) and the server's signature of the head."""
     game = require_game(table.game)
     result = game.result(game.load(table.state))
     record: dict[str, Any] = {
@@ -63,18 +52,22 @@ def build_record(table: TableRow, entries: list[dict[str, Any]]) -> dict[str, An
         "players": table.players,
         "options": table.options,
         "seed": table.seed,
-        "events": [{"seq": e["seq"], "event": e["event"]} for e in entries],
+        "events": [{"seq": e["seq"], "event": e["event"], "hash": e["hash"]} for e in entries],
         "result": result,
         "created_at": table.created_at.isoformat(),
         "finished_at": table.updated_at.isoformat(),
     }
-    hashes = chain(record, record["events"])
-    for entry, digest in zip(record["events"], hashes, strict=True):
-        entry["hash"] = digest
+    head = record["events"][-1]["hash"] if entries else genesis(record)
     record["chain"] = {
         "algorithm": CHAIN_ALGORITHM,
-        "length": len(hashes),
-        "head": hashes[-1] if hashes else genesis(record),
+        "length": len(entries),
+        "head": head,
+        "signature": {
+            "algorithm": SIGNATURE_ALGORITHM,
+            "key_id": key.key_id,
+            # The head as stored (an empty log: signed now, there is no entry to keep it).
+            "value": entries[-1]["signature"] if entries else key.sign(table.id, 0, head),
+        },
     }
     return record
 
@@ -130,9 +123,57 @@ def spreadsheet_safe(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def verify_record(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Check the record's hash chain, then replay its log from its seed and compare the outcome with
-    the one it claims."""
+def check_signature(record: Mapping[str, Any], key: RecordKey) -> str:
+    """ "valid" when this server signed the record's head; "unsigned" without a signature (anyone
+    can compute a hash chain: it proves nothing about who wrote the record); else "invalid"."""
+    stated = record.get("chain") or {}
+    signature = stated.get("signature") or {}
+    if not signature.get("value"):
+        return "unsigned"
+    entries = list(record["events"])
+    head = chain(record, entries)[-1] if entries else genesis(record)
+    if (
+        signature.get("key_id") != key.key_id
+        or stated.get("length") != len(entries)
+        or stated.get("head") != head
+    ):
+        return "invalid"
+    table_id = record.get("table_id")
+    if not isinstance(table_id, str) or not key.verifies(
+        str(signature["value"]), table_id, len(entries), head
+    ):
+        return "invalid"
+    return "valid"
+
+
+SIGNATURE_PROBLEMS = {
+    "unsigned": (
+        "record-unsigned",
+        "The record carries no signature: nobody vouches for it. Export it again from the server.",
+    ),
+    "invalid": (
+        "record-signature-invalid",
+        "The record's signature does not match it: it was changed after the server signed it, or "
+        "another server signed it.",
+    ),
+}
+
+
+def verify_record(record: Mapping[str, Any], key: RecordKey) -> dict[str, Any]:
+    """Check the record's hash chain and the server's signature of its head, then replay its log
+    from its seed and compare the outcome with the one it claims. Valid only when all three hold."""
+    verdict = _verify_replay(record)
+    signature = "invalid" if not verdict["chain"]["intact"] else check_signature(record, key)
+    verdict["signature"] = signature
+    if signature != "valid":
+        verdict["valid"] = False
+        if verdict["problem"] is None:
+            code, detail = SIGNATURE_PROBLEMS[signature]
+            verdict["problem"] = {"code": code, "detail": detail, "rule": None}
+    return verdict
+
+
+def _verify_replay(record: Mapping[str, Any]) -> dict[str, Any]:
     game = require_game(str(record["game"]))
     broken = check_chain(record)
     if broken is not None:

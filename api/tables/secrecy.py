@@ -13,6 +13,7 @@ from typing import Any
 
 from api.errors import ApiProblem
 from api.rules.game import Game
+from api.rules.replay import refuse_undo_of_chance, undone_to
 
 
 def secret_owner(game: Game, state: Any, event: Any) -> int | None:
@@ -47,11 +48,38 @@ def decide(
     return step(game, state, event, preview)
 
 
+def undo_owner(game: Game, before: Any, current: Any, undone: Mapping[str, Any]) -> int | None:
+    """GEN-1 for an undo of the entry `undone` (which led from `before` to `current`): refused when
+    it showed the server's chance; else the seat whose token alone may take it back when it is a
+    secret entry (decided, like `secret_owner`, from public information only)."""
+    refuse_undo_of_chance(game, before, current)
+    return secret_owner(game, before, undone)
+
+
+def decide_undo(
+    game: Game,
+    before: Any,
+    current: Any,
+    undone: Mapping[str, Any],
+    players: Sequence[Mapping[str, Any]],
+    holder: int | None,
+) -> Any:
+    """What the table store does with an undo from `holder` (a running game's: no reseed). Pure, so
+    twins that differ only in hidden cards can be compared."""
+    refuse_unless_seat(players, undo_owner(game, before, current, undone), holder)
+    return undone_to(game, before, current)
+
+
 def refuse_unless_owner(
     game: Game, state: Any, players: Sequence[Mapping[str, Any]], event: Any, holder: int | None
 ) -> None:
     """`holder`: the seat whose own token came with the request (None: the table's write token)."""
-    owner = secret_owner(game, state, event)
+    refuse_unless_seat(players, secret_owner(game, state, event), holder)
+
+
+def refuse_unless_seat(players: Sequence[Mapping[str, Any]], owner: int | None, holder: int | None) -> None:
+    """Refused unless nobody's secret is involved (`owner` None) or `holder` is that seat (GEN-1: an
+    undo of a secret entry, too)."""
     if owner is None or holder == owner:
         return
     name = str(players[owner].get("name", f"Seat {owner}"))

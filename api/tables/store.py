@@ -24,8 +24,16 @@ from api.errors import ApiProblem, not_found
 from api.rules.errors import InvalidSetup, MalformedEvent, RuleError, say
 from api.rules.game import Game
 from api.rules.registry import get_game
-from api.rules.replay import RESEED, is_undo, nothing_to_undo, public_undo, undone_to
-from api.tables.secrecy import refuse_unless_owner, secret_owner, step
+from api.rules.replay import (
+    RESEED,
+    chance_stands,
+    is_undo,
+    nothing_to_undo,
+    public_undo,
+    undone_to,
+)
+from api.tables.chain import RecordKey, genesis, link, record_key
+from api.tables.secrecy import refuse_unless_owner, refuse_unless_seat, secret_owner, step, undo_owner
 from api.tables.snapshots import since_snapshot, state_at
 from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches
 
@@ -44,6 +52,8 @@ class TableRow:
     finished: bool
     created_at: datetime
     updated_at: datetime
+    # GEN-1: the entry in effect at `head` showed server-drawn chance, so it cannot be undone.
+    head_stands: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +75,10 @@ class Transition:
     # What the log entry stores: the event as sent, plus (undo only) a fresh seed when it reopened a
     # finished game.
     payload: dict[str, Any]
+    # GEN-1: whether the entry in effect afterwards showed server-drawn chance (it then stands).
+    drawn: bool = False
+    # An undo of a secret entry: the seat whose token alone may take it back (GEN-1).
+    owner: int | None = None
 
 
 class _Conflict(Exception):
@@ -79,7 +93,21 @@ _HEAD_SINCE = (
     .scalar_subquery()
     .label("head_since")
 )
-_ROW = select(game_tables, _HEAD_SINCE).where(game_tables.c.id == bindparam("table_id"))
+_HEAD_DRAWN = (
+    select(events.c.chance_drawn)
+    .where(and_(events.c.table_id == game_tables.c.id, events.c.seq == game_tables.c.head))
+    .scalar_subquery()
+    .label("head_drawn")
+)
+_LAST_HASH = (
+    select(events.c.hash)
+    .where(and_(events.c.table_id == game_tables.c.id, events.c.seq == game_tables.c.version))
+    .scalar_subquery()
+    .label("last_hash")
+)
+_ROW = select(game_tables, _HEAD_SINCE, _HEAD_DRAWN, _LAST_HASH).where(
+    game_tables.c.id == bindparam("table_id")
+)
 _ADVANCE = (
     update(game_tables)
     .where(and_(game_tables.c.id == bindparam("b_id"), game_tables.c.version == bindparam("b_expected")))
@@ -94,20 +122,24 @@ _ADVANCE = (
 _ENTRY = insert(events)
 _ENTRY_COLUMNS = (
     "table_id", "seq", "kind", "payload", "undoes", "prev_head", "head_after", "state",
-    "since_snapshot", "idempotency_key", "request_hash", "created_at",
+    "since_snapshot", "chance_drawn", "hash", "signature", "idempotency_key", "request_hash", "created_at",
 )  # fmt: skip
 # PostgreSQL: the compare-and-swap and the new entry in one statement (the entry is inserted only
 # when the update found the table at the expected version). Casts: a SELECT list's parameters get
 # no type from the INSERT's columns.
-_ADVANCE_AND_ENTER = insert(events).from_select(
-    list(_ENTRY_COLUMNS),
-    select(
-        *(
-            cast(bindparam(f"e_{name}", type_=events.c[name].type), events.c[name].type)
-            for name in _ENTRY_COLUMNS
-        )
-    ).select_from(_ADVANCE.returning(game_tables.c.id).cte("advanced")),
-).returning(events.c.seq)  # a row back exactly when the entry was stored
+_ADVANCE_AND_ENTER = (
+    insert(events)
+    .from_select(
+        list(_ENTRY_COLUMNS),
+        select(
+            *(
+                cast(bindparam(f"e_{name}", type_=events.c[name].type), events.c[name].type)
+                for name in _ENTRY_COLUMNS
+            )
+        ).select_from(_ADVANCE.returning(game_tables.c.id).cte("advanced")),
+    )
+    .returning(events.c.seq)
+)  # a row back exactly when the entry was stored
 
 
 def _entry_binds(entry: Mapping[str, Any]) -> dict[str, Any]:
@@ -149,6 +181,7 @@ def _row(mapping: Mapping[str, Any]) -> TableRow:
         finished=bool(mapping["finished"]),
         created_at=_utc(mapping["created_at"]),
         updated_at=_utc(mapping["updated_at"]),
+        head_stands=bool(mapping.get("head_drawn")),
     )
 
 
@@ -191,9 +224,36 @@ class StaleVersion(ApiProblem):
         self.table = table
 
 
+def record_damaged(seq: int, reason: str) -> ApiProblem:
+    """The stored log no longer is the record that was written: an entry was changed, removed or
+    moved outside Kibitz, or its chain recomputed without the server's key."""
+    return ApiProblem(
+        409,
+        "record-damaged",
+        "This table's stored record was changed outside Kibitz: an entry no longer follows from the "
+        "ones before it (`seq` names the first). Its log is neither shown nor replayed.",
+        seq=seq,
+        reason=reason,
+    )
+
+
+def in_effect(rows: Sequence[Any]) -> set[int]:
+    """The game entries still in effect, from the recorded events alone: an undo takes back the last
+    entry in effect (api.rules.replay)."""
+    stack: list[int] = []
+    for row in rows:
+        if row["kind"] != "undo":
+            stack.append(int(row["seq"]))
+        elif stack:
+            stack.pop()
+    return set(stack)
+
+
 class TableStore:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, key: RecordKey | None = None) -> None:
         self.engine = engine
+        # Signs each new head of a log; never stored in the database (api.tables.chain).
+        self.key = key or record_key()
         # The hottest statements, straight to the driver (api.db.engine.DriverStatement): the poll's
         # version query everywhere, the append's row read and compare-and-swap on PostgreSQL.
         postgresql = engine.dialect.name == "postgresql"
@@ -295,21 +355,19 @@ class TableStore:
                         events.c.kind,
                         events.c.payload,
                         events.c.undoes,
-                        events.c.prev_head,
                         events.c.created_at,
+                        events.c.hash,
+                        events.c.signature,
                     )
-                    .where(events.c.table_id == table_id)
+                    # Not past the row read: an append since then is the next read's to check.
+                    .where(and_(events.c.table_id == table_id, events.c.seq <= table.version))
                     .order_by(events.c.seq)
                 )
                 .mappings()
                 .all()
             )
-        prev_head = {r["seq"]: r["prev_head"] for r in rows if r["kind"] == "game"}
-        effective: set[int] = set()
-        node = table.head
-        while node:
-            effective.add(node)
-            node = prev_head[node]
+        self._check_chain(table, rows)
+        effective = in_effect(rows)
         game = require_game(table.game)
         shown = _public_events(game, table.finished, table.options)
         entries = [
@@ -320,6 +378,8 @@ class TableStore:
                 "undoes": r["undoes"],
                 "in_effect": r["kind"] == "game" and r["seq"] in effective,
                 "at": r["created_at"],
+                "hash": r["hash"],
+                "signature": r["signature"],
             }
             for r in rows
         ]
@@ -340,14 +400,27 @@ class TableStore:
             table = self._load(conn, table_id)
             rows = (
                 conn.execute(
-                    select(events.c.seq, events.c.kind, events.c.payload, events.c.undoes)
-                    .where(and_(events.c.table_id == table_id, events.c.seq > after))
+                    select(
+                        events.c.seq,
+                        events.c.kind,
+                        events.c.payload,
+                        events.c.undoes,
+                        events.c.hash,
+                        events.c.signature,
+                    )
+                    .where(
+                        and_(
+                            events.c.table_id == table_id,
+                            events.c.seq >= after,
+                            events.c.seq <= table.version,  # not past the row read
+                        )
+                    )
                     .order_by(events.c.seq)
                 )
                 .mappings()
                 .all()
             )
-        return table, list(rows)
+        return table, self._check_chain(table, rows, after=max(after, 0))
 
     def private_view(self, table_id: str, seat: int, token: str | None) -> dict[str, Any] | None:
         """What only `seat` may see, for the holder of that seat's token."""
@@ -404,6 +477,7 @@ class TableStore:
                 try:
                     refuse_unless_owner(game, current, table.players, event, holder)
                     step = self._transition(conn, game, table, current, event)
+                    refuse_unless_seat(table.players, step.owner, holder)  # GEN-1: a secret undo
                 except (RuleError, ApiProblem):
                     if known is not None:  # refused on the version it names: is it still current?
                         fresh = self._load(conn, table_id)
@@ -423,6 +497,7 @@ class TableStore:
                     "b_now": now,
                 }
                 game_step = step.kind == "game"
+                chained = link(self._last_hash(row, table), seq, step.payload)
                 since = since_snapshot(row["head_since"], table.head, table.version) if game_step else None
                 entry = {
                     "table_id": table_id,
@@ -435,6 +510,9 @@ class TableStore:
                     # Only snapshots keep the state (api.tables.snapshots); undo entries never.
                     "state": step.state if since == 0 else None,
                     "since_snapshot": since,
+                    "chance_drawn": step.drawn if game_step else None,
+                    "hash": chained,
+                    "signature": self.key.sign(table_id, seq, chained),
                     "idempotency_key": idempotency_key,
                     "request_hash": digest,
                     "created_at": now,
@@ -464,11 +542,19 @@ class TableStore:
                 # The new head entry's distance to its snapshot (after an undo it is not needed:
                 # the next entry is a snapshot whatever it is, see since_snapshot).
                 "head_since": since,
+                "head_drawn": step.drawn,
+                "last_hash": chained,
             }
         )
         # The row as this transaction wrote it: no second read of the table.
         written = replace(
-            table, version=seq, head=step.head_after, state=step.state, finished=step.finished, updated_at=now
+            table,
+            version=seq,
+            head=step.head_after,
+            state=step.state,
+            finished=step.finished,
+            updated_at=now,
+            head_stands=step.drawn,
         )
         return Appended(seq, written, replayed=False)
 
@@ -487,6 +573,8 @@ class TableStore:
             if expected_version is not None and expected_version != table.version:
                 raise StaleVersion(table, expected_version)
             step = self._transition(conn, game, table, current, event, preview=True)
+            if step.owner is not None:  # GEN-1: a secret entry's undo, previewed by its seat only
+                refuse_unless_seat(table.players, step.owner, self._holder(conn, table_id, token))
         return TableRow(
             **{
                 **table.__dict__,
@@ -494,8 +582,81 @@ class TableStore:
                 "head": step.head_after if step.kind == "undo" else table.version + 1,
                 "state": step.state,
                 "finished": step.finished,
+                "head_stands": step.drawn,
             }
         )
+
+    # -- the record's chain ---------------------------------------------------------------------
+
+    def _last_hash(self, row: Mapping[str, Any], table: TableRow) -> str:
+        """What the next entry's hash builds on: the last entry's, or the header's for the first."""
+        if table.version == 0:
+            return genesis(row)
+        if not row.get("last_hash"):
+            raise record_damaged(table.version, "missing")
+        return str(row["last_hash"])
+
+    def _check_log(self, conn: Connection, table: TableRow) -> None:
+        """Before a replay from the snapshots (an undo): the chain, and the line of play the replay
+        walks (`prev_head`, `undoes`, the head) as the recorded events alone make it."""
+        rows = (
+            conn.execute(
+                select(
+                    events.c.seq,
+                    events.c.kind,
+                    events.c.payload,
+                    events.c.prev_head,
+                    events.c.undoes,
+                    events.c.hash,
+                    events.c.signature,
+                )
+                .where(and_(events.c.table_id == table.id, events.c.seq <= table.version))
+                .order_by(events.c.seq)
+            )
+            .mappings()
+            .all()
+        )
+        self._check_chain(table, rows)
+        line: list[int] = []
+        for entry in rows:
+            kind = "undo" if is_undo(entry["payload"]) else "game"
+            if entry["kind"] != kind:
+                raise record_damaged(entry["seq"], "changed")
+            if kind == "game":
+                if entry["prev_head"] != (line[-1] if line else 0):
+                    raise record_damaged(entry["seq"], "changed")
+                line.append(entry["seq"])
+            elif not line or entry["undoes"] != line.pop():
+                raise record_damaged(entry["seq"], "changed")
+        if table.head != (line[-1] if line else 0):
+            raise record_damaged(table.version, "changed")
+
+    def _check_chain(self, table: TableRow, rows: Sequence[Any], after: int = 0) -> list[Any]:
+        """The entries past `after` (rows: from `after` itself on, when after > 0), once every one is
+        found to follow from the one before and the last to carry the server's signature; else
+        record-damaged naming the first entry that does not. Costs one SHA-256 per entry read and one
+        signature check, so it runs where entries are read, never on the cached-state fast path."""
+        previous = genesis(table.__dict__)
+        if after > 0:
+            if table.version < after:
+                return []
+            if not rows or rows[0]["seq"] != after or not rows[0]["hash"]:
+                raise record_damaged(after, "missing")
+            previous, rows = str(rows[0]["hash"]), rows[1:]
+        expected = after + 1
+        for entry in rows:
+            if entry["seq"] != expected:
+                raise record_damaged(expected, "missing" if entry["seq"] > expected else "moved")
+            previous = link(previous, expected, entry["payload"])
+            if entry["hash"] != previous:
+                raise record_damaged(expected, "changed")
+            expected += 1
+        if expected - 1 != table.version:
+            raise record_damaged(expected, "missing")
+        last = rows[-1] if rows else None
+        if last is not None and not self.key.verifies(last["signature"], table.id, table.version, previous):
+            raise record_damaged(table.version, "not-signed")
+        return list(rows)
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -540,18 +701,21 @@ class TableStore:
                 raise MalformedEvent("undo-takes-no-fields", "An undo has no fields besides its type.")
             if table.head == 0:
                 raise nothing_to_undo()
+            self._check_log(conn, table)  # the replay below reads entries: they must be the record's
             undone = self._entry(conn, table.id, table.head)
             new_head = int(undone["prev_head"])  # the line of play: the head before the undone entry
+            before = game.load(state_at(conn, game, table.id, new_head))
+            owner = undo_owner(game, before, current, undone["payload"])  # GEN-1
             payload = dict(event)
             # A finished game has shown its seed; reopening it must not let anyone predict what comes
             # next, so the future is drawn from a fresh secret seed, recorded in this undo entry.
             if table.finished and game.chance_seed(current) is not None:
                 payload[RESEED] = new_seed()
-            before = game.load(state_at(conn, game, table.id, new_head))
             restored = undone_to(game, before, current, payload.get(RESEED))
             state = game.dump(restored)
             finished = game.result(restored) is not None
-            return Transition("undo", state, new_head, table.head, finished, payload)
+            drawn = new_head > 0 and bool(self._entry(conn, table.id, new_head)["chance_drawn"])
+            return Transition("undo", state, new_head, table.head, finished, payload, drawn, owner)
         next_state = step(game, current, event, preview)  # api.tables.secrecy
         return Transition(
             "game",
@@ -560,6 +724,7 @@ class TableStore:
             None,
             game.result(next_state) is not None,
             dict(event),
+            chance_stands(game, current, next_state),
         )
 
     def _load(self, conn: Connection, table_id: str) -> TableRow:
@@ -650,7 +815,9 @@ class TableStore:
     def _entry(conn: Connection, table_id: str, seq: int) -> Mapping[str, Any]:
         return (
             conn.execute(
-                select(events.c.prev_head).where(and_(events.c.table_id == table_id, events.c.seq == seq))
+                select(events.c.prev_head, events.c.payload, events.c.chance_drawn).where(
+                    and_(events.c.table_id == table_id, events.c.seq == seq)
+                )
             )
             .mappings()
             .one()

@@ -14,7 +14,9 @@ def table_view(table: TableRow, language: str = DEFAULT) -> dict[str, Any]:
     """The table as its readers see it, its referee notes said in `language`."""
     game = get_game(table.game)
     assert game is not None, "stored tables only name registered games"
-    rules = rules_view(game, game.load(table.state), can_undo=table.head > 0)
+    rules = rules_view(
+        game, game.load(table.state), can_undo=table.head > 0 and not table.head_stands
+    )  # GEN-1
     return {
         "id": table.id,
         "game": table.game,

@@ -33,14 +33,14 @@ export function toastError(err, fallbackText) {
 export function undoToast(message, onUndo, { timeout = 6000 } = {}) {
   const host = document.getElementById("toasts");
   if (!host || !message) return;
-
-  const button = h("button", { type: "button", class: "toast-action", testid: "toast-undo" }, t("confirm.undo"));
-  const el = h("div", { class: ["toast", "toast-info", "toast-undo"], testid: "undo-toast", role: "status" }, h("span", { class: "toast-text" }, message), button);
+  // Without onUndo (GEN-1: a die or card the server drew stands) the same toast, minus its button.
+  const button = onUndo ? h("button", { type: "button", class: "toast-action", testid: "toast-undo" }, t("confirm.undo")) : null;
+  const el = h("div", { class: ["toast", "toast-info", "toast-undo"], testid: "undo-toast", role: "status" }, h("span", { class: "toast-text" }, message), ...(button ? [button] : []));
   const close = () => {
     el.classList.add("toast-out");
     setTimeout(() => el.remove(), 250);
   };
-  button.addEventListener("click", () => {
+  button?.addEventListener("click", () => {
     close();
     onUndo();
   });

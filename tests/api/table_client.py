@@ -52,6 +52,15 @@ class TableDriver:
             self.table = response.get_json()["table"]
         return self.table
 
+    def undo(self) -> dict[str, Any]:
+        """Undo the last entry in effect; a secret one (GEN-1) from the phone of the seat it names."""
+        response = self.post({"type": "undo"})
+        if response.status_code == 403 and response.get_json().get("seat") is not None:
+            response = self.post({"type": "undo"}, seat=response.get_json()["seat"])
+        assert response.status_code == 201, response.get_json()
+        self.table = response.get_json()["table"]
+        return self.table
+
     def own_view(self, seat: int) -> Any:
         """What only `seat` sees (GET …/seats/<seat> with that seat's token)."""
         response = self.client.get(

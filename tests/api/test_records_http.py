@@ -37,6 +37,7 @@ def test_record_replays_to_the_same_result_and_reveals_the_seed(client: FlaskCli
         "result": record["result"],
         "claimed_result_matches": True,
         "chain": {"intact": True, "index": None, "seq": None, "reason": None},
+        "signature": "valid",
         "problem": None,
     }
 

@@ -56,7 +56,7 @@ def _magellan_with_undos(client: FlaskClient, rng: random.Random, moves: int) ->
         if state.stage == "finished":
             break
         if table.table["legal_actions"]["undo"]["possible"] and rng.random() < 0.05:
-            table.play({"type": "undo"})
+            table.undo()  # a secret entry from its own seat's phone (GEN-1)
         else:
             event = random_event(state, rng)  # a hand's own events come from that player's phone
             table.play(event, seat=MAGELLAN.secret_seat(state, event))
@@ -66,7 +66,7 @@ def _magellan_with_undos(client: FlaskClient, rng: random.Random, moves: int) ->
 def _undo_all_the_way(client: FlaskClient, table: TableDriver) -> list[dict[str, Any]]:
     views = []
     while table.table["legal_actions"]["undo"]["possible"]:
-        table.play({"type": "undo"})
+        table.undo()
         views.append({k: v for k, v in table.table.items() if k not in ("updated_at", "version")})
     return views
 
@@ -89,6 +89,10 @@ def test_undo_far_back_rebuilds_every_state_from_snapshots(client: FlaskClient) 
     assert kept * 4 < total  # most entries keep only their event
 
 
+# Columns the schema gained after revision 0004 (snapshots, GEN-1, the record's chain).
+NEWER_COLUMNS = ("id", "since_snapshot", "chance_drawn", "hash", "signature")
+
+
 def _old_schema_copy(source: sa.Engine, target_url: str) -> None:
     """Write the source's logs into a database at revision 0004, as the old schema did: the full
     state after every entry (an undo entry: the state it returned to)."""
@@ -107,7 +111,7 @@ def _old_schema_copy(source: sa.Engine, target_url: str) -> None:
             payloads = [entry["payload"] for entry in log]
             for index, entry in enumerate(log):
                 after = replay(game, row["players"], row["options"], row["seed"], payloads[: index + 1])
-                values = {k: v for k, v in entry.items() if k not in ("id", "since_snapshot")}
+                values = {k: v for k, v in entry.items() if k not in NEWER_COLUMNS}
                 dst.execute(sa.insert(events).values(**{**values, "state": game.dump(after)}))
     target.dispose()
 
@@ -147,5 +151,7 @@ def test_migration_converts_old_logs_with_nothing_lost(tmp_path: Path) -> None:
                 moved.get(f"/api/tables/{table.id}{path}").get_json()
                 == client.get(f"/api/tables/{table.id}{path}").get_json()
             )
-        twin = TableDriver(moved, {"id": table.id, "write_token": table.token, "table": table.table})
+        twin = TableDriver(
+            moved, {"id": table.id, "write_token": table.token, "table": table.table, "seats": table.seats}
+        )
         assert _undo_all_the_way(moved, twin) == _undo_all_the_way(client, table)

@@ -149,12 +149,16 @@ def test_undo_is_recorded_and_restores_the_previous_state(client: FlaskClient) -
 
 
 def test_undo_cannot_reroll_server_dice(client: FlaskClient) -> None:
-    """MA-12: server draws come from the seed and the draw count, so undo then roll gives the same die."""
+    """GEN-1, MA-12: a die the server rolled stands; typed-in dice stay undoable."""
     t = TableDriver.create(client, **four_players(chance="digital"), seed=1234)
     t.play({"type": "die"})
-    first = t.state["turn"]["dice"]
-    t.play({"type": "undo"}, {"type": "die"})
-    assert t.state["turn"]["dice"] == first
+    assert t.legal["undo"]["possible"] is False
+    assert_problem(t.post({"type": "undo"}), 422, "chance-stands")
+    typed = TableDriver.create(client, **four_players())
+    typed.play(reveal(5), die(2))
+    assert typed.legal["undo"]["possible"] is True
+    typed.play({"type": "undo"})
+    assert typed.legal["undo"]["possible"] is True  # the typed card, too
 
 
 def test_preview_answers_the_next_state_without_storing_it(client: FlaskClient) -> None:

@@ -175,6 +175,10 @@ def test_pay_pad_offers_only_my_cards(live_server: str, new_phone: Callable[...,
     expect(page.get_by_test_id("mg-money-3")).to_have_attribute("data-count", "0")
     tap(page, "mg-pay")
     confirm(page, "Tom pays 3")
+    # GEN-1: the payment ended the sale and the server turned up the next card: it stands, and the
+    # toast offers no Undo the server would refuse.
+    expect(page.get_by_test_id("undo-toast")).to_contain_text("Tom pays 3")
+    expect(page.get_by_test_id("toast-undo")).to_have_count(0)
     expect(page.get_by_test_id("my-hand")).to_have_attribute("data-cards", "1,2,4,5,6,7,8,9")
 
     # The next card (turned up by the server) goes to Tom for 4, recorded on another phone.

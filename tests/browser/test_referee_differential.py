@@ -32,7 +32,7 @@ from api.rules.mahe.game import MAHE
 from api.rules.mhing.game import MHING
 from api.rules.referee import Referee
 from api.rules.registry import get_game
-from api.rules.replay import advance
+from api.rules.replay import advance, chance_stands
 from tests.rules.magellan_support import TEST_SHEET, random_event, sides_from
 from tests.rules.magellan_support import players as magellan_players
 from tests.rules.test_mahe_properties import pick as mahe_pick
@@ -101,12 +101,14 @@ def play_out(
     states = [game.new_game(players, game.normalize_options(options), seed)]
     events: list[Event] = []
     while len(events) < limit:
+        # GEN-1: an entry that showed the server's chance stands (no undo of it, nor before it).
+        stands = len(states) > 1 and chance_stands(game, states[-2], states[-1])
         if game.result(states[-1]) is not None:
-            if not reseeds:
+            if not reseeds or stands:
                 return events
             reseeds -= 1
             event: Event = {"type": "undo", "reseed": rng.randrange(2**31)}
-        elif len(states) > 1 and rng.random() < undo_rate:
+        elif len(states) > 1 and rng.random() < undo_rate and not stands:
             event = {"type": "undo"}
         else:
             event = choose(states[-1], rng)

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from api.rules.mahe.game import MAHE
 from api.rules.replay import replay
 from tests.api.table_client import TableDriver
+from tests.api.test_tables_http import assert_problem
 
 KEPT = 1 / 3  # share of the finished game kept when undoing: the rest leaves dice enough to compare
 PLAYERS = [{"name": "Ann", "colours": ["red", "yellow"]}, {"name": "Ben", "colours": ["green", "darkblue"]}]
@@ -36,6 +37,18 @@ def _play_to_end(table: TableDriver, rng: random.Random, limit: int = 3000) -> N
             return
         table.play(_policy_event(table.legal, rng))
     raise AssertionError("the game did not end")
+
+
+def _finished_and_undoable(client: FlaskClient, seed: int) -> TableDriver:
+    """A finished digital game whose last entry drew nothing, so that an undo can reopen it (GEN-1:
+    a last die or card the server drew stands, and the game stays over)."""
+    for attempt in range(seed, seed + 40):
+        table = TableDriver.create(client, game="mahe", players=PLAYERS, options={"chance": "digital"})
+        assert table.table["seed"] is None  # server-drawn: secret while the game runs
+        _play_to_end(table, random.Random(attempt))
+        if table.legal["undo"]["possible"]:
+            return table
+    raise AssertionError("every game ended on a server draw")
 
 
 def _game_events(client: FlaskClient, table_id: str) -> list[dict[str, Any]]:
@@ -66,9 +79,7 @@ def _last_die(state: dict[str, Any]) -> int:
 
 
 def test_undo_of_a_finished_digital_game_draws_on_from_a_fresh_secret_seed(client: FlaskClient) -> None:
-    table = TableDriver.create(client, game="mahe", players=PLAYERS, options={"chance": "digital"})
-    assert table.table["seed"] is None  # server-drawn: secret while the game runs
-    _play_to_end(table, random.Random(1))
+    table = _finished_and_undoable(client, 1)
     revealed = table.table["seed"]
     assert isinstance(revealed, int)
 
@@ -95,13 +106,16 @@ def test_undo_of_a_finished_digital_game_draws_on_from_a_fresh_secret_seed(clien
 
 
 def test_a_revealed_seed_no_longer_predicts_the_next_dice(client: FlaskClient) -> None:
-    table = TableDriver.create(client, game="mahe", players=PLAYERS, options={"chance": "digital"})
-    _play_to_end(table, random.Random(3))
+    table = _finished_and_undoable(client, 3)
     revealed = table.table["seed"]
     played = _game_events(client, table.id)
-    back = len(played) - int(len(played) * KEPT)  # whatever the secret seed, most of a game is left
-    for _ in range(back):  # reopen, and go further back: still drawn from the fresh seed
+    back = 0
+    # Reopen, and go back as far as GEN-1 lets anyone: a server die or card stands.
+    while table.legal["undo"]["possible"] and back < len(played):
         table.play({"type": "undo"})
+        back += 1
+    assert back >= 1
+    assert_problem(table.post({"type": "undo"}), 422, "chance-stands")
 
     # What the revealed seed says the next dice would be (the old server's behaviour) …
     twin = TableDriver.create(
@@ -109,21 +123,22 @@ def test_a_revealed_seed_no_longer_predicts_the_next_dice(client: FlaskClient) -
     )
     for event in [e for e in _game_events(client, table.id) if e["type"] != "undo"][:-back]:
         twin.play(event)
-    predicted = _next_dice(twin, 8)
-    # … and what the reopened table really draws.
-    actual = _next_dice(table, 8)
-    assert len(actual) == len(predicted) == 8
-    assert actual != predicted  # equal by chance once in 6**8
+    assert twin.state == table.state  # the same seen position …
+    stored = client.application.extensions["kibitz.store"].get(table.id).state
+    assert stored["seed"] != revealed  # … but not the same future
 
 
-def test_an_ordinary_undo_cannot_reroll_a_server_die(client: FlaskClient) -> None:
-    """MA-12: while the seed is secret, undo restores the draw counter, so rolling again repeats."""
+def test_an_undo_cannot_reroll_or_show_the_next_server_die(client: FlaskClient) -> None:
+    """GEN-1 (hostile finding: `die` then `undo` showed the next die, and the player could stop
+    instead): a die the server rolled stands, so does everything before it."""
     table = TableDriver.create(client, game="mahe", players=PLAYERS, options={"chance": "digital"})
-    first = _next_dice(table, 1)
-    table.play({"type": "undo"})
-    assert _next_dice(table, 1) == first
+    _next_dice(table, 1)
+    assert table.legal["undo"]["possible"] is False
+    refused = table.post({"type": "undo"})
+    assert_problem(refused, 422, "chance-stands")
+    assert refused.get_json()["rule"] == "GEN-1"
     log = client.get(f"/api/tables/{table.id}/events").get_json()["events"]
-    assert all("reseed" not in entry["event"] for entry in log)
+    assert all(entry["kind"] == "game" for entry in log)  # nothing was taken back
 
 
 def test_a_seed_the_creator_chose_is_shown_to_everyone_from_the_start(client: FlaskClient) -> None:

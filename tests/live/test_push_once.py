@@ -34,12 +34,11 @@ from api.i18n import localize_notes
 from api.tables.store import TableStore, require_game
 from devtools.gunicorn import GunicornProcess
 from tests.conftest import TEST_LIMITS, make_test_app
-
-# Every phone of these tests is on one address: the per-client caps (hostile/test_client_caps.py) off.
-ONE_ADDRESS = {**TEST_LIMITS, "KIBITZ_CLIENT_STREAMS": "0", "KIBITZ_CLIENT_CONNECTIONS": "0"}
 from tests.live.sse import StreamReader
 from tests.live.test_stream import PLAYERS
 
+# Every phone of these tests is on one address: the per-client caps (hostile/test_client_caps.py) off.
+ONE_ADDRESS = {**TEST_LIMITS, "KIBITZ_CLIENT_STREAMS": "0", "KIBITZ_CLIENT_CONNECTIONS": "0"}
 PHONES = 200
 CHANGES = 6
 

@@ -1,6 +1,7 @@
 """A recorded corpus of whole Magellan games that pins the referee's behaviour byte for byte.
 
-Every side combination (64), both depths and both chance modes, with undos now and then. For each
+Every side combination (64), both depths and both chance modes, with undos now and then (never of
+the server's draws, GEN-1). For each
 game the corpus keeps the events and one SHA-256 over every step's dumped state, legal actions,
 public view and result. Refactoring the engine must leave every hash as it is; regenerate (only
 when behaviour is meant to change) with `python -m tests.rules.magellan_corpus`.
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from api.rules.magellan.game import MAGELLAN
-from api.rules.replay import advance
+from api.rules.replay import advance, chance_stands
 from tests.rules.magellan_support import TEST_SHEET, players, random_event, sides_from
 
 CORPUS = Path(__file__).with_name("data") / "magellan_corpus.json.gz"
@@ -66,6 +67,8 @@ def record(sides: int, seed: int) -> dict[str, Any]:
     events: list[Event] = []
     while MAGELLAN.result(states[-1]) is None:
         undo = len(states) > 1 and rng.random() < 0.03
+        # GEN-1: the server's draws stand, and with them everything before.
+        undo = undo and not chance_stands(MAGELLAN, states[-2], states[-1])
         event = {"type": "undo"} if undo else random_event(states[-1], rng)
         states = advance(MAGELLAN, states, event)
         events.append(event)

@@ -44,7 +44,7 @@ from api.rules.magellan.constants import MONEY_VALUES
 from api.rules.magellan.game import MAGELLAN
 from api.rules.magellan.setup import options_json
 from api.rules.magellan.state import MagellanState
-from api.tables.secrecy import decide, refuse_unless_owner
+from api.tables.secrecy import decide, decide_undo, refuse_unless_owner
 from api.tables.store import TableRow, _public_events
 from api.tables.views import table_view
 from tests.api.table_client import TableDriver
@@ -269,6 +269,60 @@ def test_hidden_cards_never_change_an_answer_to_anyone_without_their_token(
                 assert answer(state, event, holder, names, options, preview) == answer(
                     other, event, holder, names, options, preview
                 ), (event, holder, preview)
+
+
+def undo_answer(
+    before: MagellanState,
+    current: MagellanState,
+    undone: Event,
+    holder: int | None,
+    names: list[dict[str, str]],
+) -> str:
+    """What the table store answers `holder` for an undo of `undone` (which led from `before` to
+    `current`) at log position 8 (GEN-1: refused for the server's draws, a secret entry only for its
+    own seat)."""
+    try:
+        restored = decide_undo(MAGELLAN, before, current, undone, names, holder)
+    except ApiProblem as problem:
+        return canonical([problem.status, problem.code, problem.detail, problem.extra])
+    except RuleError as error:
+        return canonical([error.status, error.code, error.detail, error.rule])
+    return shown(restored, names, 9)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    count=st.integers(3, 6),
+    chance=st.sampled_from(["physical", "digital"]),
+    sides=st.integers(0, 63),
+    seed=st.integers(0, 2**31),
+    skip=st.integers(0, 150),
+    stop=st.sampled_from(sorted(STOPS)),
+    kind=st.sampled_from(sorted(TWINS)),
+)
+def test_hidden_cards_never_change_an_undo_answer_to_anyone_without_their_token(
+    count: int, chance: str, sides: int, seed: int, skip: int, stop: str, kind: str
+) -> None:
+    """GEN-1 extends non-interference to undo: an entry recorded in twins that differ only in hidden
+    cards is then undone (or refused) alike for everyone without those seats' tokens."""
+    state, names, _options = play_to(count, chance, sides, seed, skip, stop)
+    if state.stage in ("scoring", "finished"):
+        return
+    rng = random.Random(seed ^ skip)
+    made = TWINS[kind if state.digital else "hands"](state, rng)
+    if made is None:
+        return
+    other, secret_seats = made
+    undone = random_event(state, rng)  # recorded from the phone of the seat it concerns
+    try:
+        after, other_after = MAGELLAN.apply(state, undone), MAGELLAN.apply(other, undone)
+    except RuleError:
+        return  # legal in one twin only: a difference only the owner's own phone could record
+    note_case(f"undo of {undone['type']} ({'digital' if state.digital else 'physical'})")
+    for holder in [None, *(s for s in range(count) if s not in secret_seats)]:
+        assert undo_answer(state, after, undone, holder, names) == undo_answer(
+            other, other_after, undone, holder, names
+        ), (undone, holder)
 
 
 def test_the_twins_are_told_apart_by_the_owner() -> None:

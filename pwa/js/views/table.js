@@ -288,6 +288,8 @@ export async function mountTable(container, { params, query }) {
       return;
     }
     if (readOnly) toast(game.describe(before, after, event)); // undo needs the table's key
+    // GEN-1: a die or card the server drew stands, so nothing is offered that it would refuse.
+    else if (after?.legal_actions?.undo?.possible === false) undoToast(game.describe(before, after, event), null);
     else undoToast(game.describe(before, after, event), () => tapNow({ type: "undo" }));
   }
 

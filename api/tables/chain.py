@@ -1,0 +1,163 @@
+"""The record's hash chain and the server's signature over its head (docs/records.md).
+
+Each log entry's hash is SHA-256 over the previous entry's hash (the first builds on the hash of the
+table's header: format, game, players, options, seed), a newline, and the entry's canonical content
+`{"seq": n, "event": …}`. The hash is stored with the entry when it is appended; every read of the
+log recomputes it, so an entry changed, removed, swapped or moved in the database is named.
+
+The head is signed with the server's Ed25519 key, which never lives in the database (a key file:
+KIBITZ_RECORD_KEY, default var/record-key.pem, made on first use). Whoever edits the database and
+recomputes the hashes still cannot sign the new head; whoever edits an export cannot either. The
+public key is served at GET /api/record-key.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from api.config import ROOT
+
+RECORD_FORMAT = "kibitz-record/1"
+HEADER_FIELDS = ("format", "game", "players", "options", "seed")
+CHAIN_ALGORITHM = "sha256"
+SIGNATURE_ALGORITHM = "Ed25519"
+KEY_ENV = "KIBITZ_RECORD_KEY"
+DEFAULT_KEY = ROOT / "var" / "record-key.pem"
+VERIFIED_KEPT = 4096  # signatures found good, remembered per process
+
+
+def canonical(value: Any) -> bytes:
+    """One byte string per JSON value: sorted keys, no spaces, UTF-8 (RFC 8785's idea, for our
+    integers and strings)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def genesis(header: Mapping[str, Any]) -> str:
+    """What the first entry's hash builds on: the game, its players, options and seed."""
+    fields = {"format": RECORD_FORMAT, **{k: header.get(k) for k in HEADER_FIELDS if k != "format"}}
+    return hashlib.sha256(canonical(fields)).hexdigest()
+
+
+def link(previous: str, seq: int, event: Mapping[str, Any]) -> str:
+    """One entry's hash: over the previous hash, its sequence number and its event."""
+    content = canonical({"seq": seq, "event": event})
+    return hashlib.sha256(previous.encode("ascii") + b"\n" + content).hexdigest()
+
+
+def hashes(start: str, entries: Iterable[tuple[int, Mapping[str, Any]]]) -> list[str]:
+    out: list[str] = []
+    previous = start
+    for seq, event in entries:
+        previous = link(previous, seq, event)
+        out.append(previous)
+    return out
+
+
+def signed_message(table_id: str, length: int, head: str) -> bytes:
+    """What the server signs: the record format, the table, how many entries, the head hash."""
+    return f"{RECORD_FORMAT}\n{table_id}\n{length}\n{head}".encode("ascii")
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+_KEYS: dict[Path, RecordKey] = {}
+_LOCK = threading.Lock()
+
+
+class RecordKey:
+    """The server's signing key (private part in a file outside the database)."""
+
+    def __init__(self, private: Ed25519PrivateKey) -> None:
+        self.private = private
+        self.public: Ed25519PublicKey = private.public_key()
+        self.public_raw = self.public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        self.key_id = hashlib.sha256(self.public_raw).hexdigest()[:16]
+        self._verified: dict[tuple[str, str, int, str], None] = {}
+
+    def sign(self, table_id: str, length: int, head: str) -> str:
+        return b64(self.private.sign(signed_message(table_id, length, head)))
+
+    def verifies(self, signature: str | None, table_id: str, length: int, head: str) -> bool:
+        """Whether `signature` is this key's over the log's head. A signature once found good is
+        remembered (bounded): every live stream of a table re-reads the same head after each change,
+        and one check per process is enough for an exact (message, signature) pair."""
+        if not signature:
+            return False
+        seen = (signature, table_id, length, head)
+        if seen in self._verified:
+            return True
+        try:
+            self.public.verify(unb64(signature), signed_message(table_id, length, head))
+        except (InvalidSignature, ValueError):
+            return False
+        with _LOCK:
+            self._verified[seen] = None
+            while len(self._verified) > VERIFIED_KEPT:
+                del self._verified[next(iter(self._verified))]
+        return True
+
+    def published(self) -> dict[str, Any]:
+        pem = self.public.public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+        return {
+            "algorithm": SIGNATURE_ALGORITHM,
+            "key_id": self.key_id,
+            "public_key": b64(self.public_raw),
+            "public_key_pem": pem.decode("ascii"),
+        }
+
+
+def key_path() -> Path:
+    configured = os.environ.get(KEY_ENV, "").strip()
+    return Path(configured) if configured else DEFAULT_KEY
+
+
+def record_key(path: Path | None = None) -> RecordKey:
+    """The signing key at `path` (default: KIBITZ_RECORD_KEY, else var/record-key.pem), made on first
+    use. Made with O_EXCL, so two workers starting together end up with the same one."""
+    path = path or key_path()
+    with _LOCK:
+        if path not in _KEYS:
+            _KEYS[path] = RecordKey(_load_or_create(path))
+        return _KEYS[path]
+
+
+def _load_or_create(path: Path) -> Ed25519PrivateKey:
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = Ed25519PrivateKey.generate()
+        pem = fresh.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+        partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(pem)
+        try:
+            os.link(partial, path)  # fails if another process made it first: theirs is kept
+        except FileExistsError:
+            pass
+        finally:
+            partial.unlink()
+    loaded = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    if not isinstance(loaded, Ed25519PrivateKey):
+        raise ValueError(f"{path} does not hold an Ed25519 private key")
+    return loaded
