@@ -56,7 +56,7 @@ class FactsCache:
         last = utc(entries[-1]["at"]) if entries else table.created_at
         if not table.finished:
             return Played(membership, table, last, None)
-        facts = facts_of(build_record(table, [e for e in entries]))
+        facts = facts_of(build_record(table, entries, tables.key))
         self.known[(table.id, table.version)] = (facts, last)
         while len(self.known) > self.size:
             self.known.popitem(last=False)

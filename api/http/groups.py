@@ -458,7 +458,7 @@ class GroupExport(MethodView):
         for p in played:
             if p.table.finished:
                 table, entries = store().log(p.table.id)
-                records.append(build_record(table, entries))
+                records.append(build_record(table, entries, store().key))
         body = {
             "format": "kibitz-group/1",
             "exported_at": datetime.now(UTC).isoformat(),

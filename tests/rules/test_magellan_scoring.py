@@ -119,7 +119,8 @@ def test_mg11_simulated_draw_is_seeded_and_prefix_stable() -> None:
 
 
 def test_stateless_checks_the_position() -> None:
-    base = {"board_sheet": TEST_SHEET, "players": [{"name": "Red"}]}
+    others = [{"name": "Blue"}, {"name": "Tan"}]  # Magellan is for 3 to 6 players (MG-3)
+    base = {"board_sheet": TEST_SHEET, "players": [{"name": "Red"}, *others]}
     for players, code in [
         ([{"name": "Red", "ships": [{"explorer": "cook", "field": 3}] * 2}], "too-many-ships"),
         ([{"name": "Red", "magellan_piles": [[1]]}], "magellan-piles-mismatch"),
@@ -128,9 +129,12 @@ def test_stateless_checks_the_position() -> None:
         ([{"name": "Red", "ships": [{"explorer": "vasco", "field": 1, "part": "left"}]}], "no-parts"),
     ]:
         with pytest.raises(IllegalMove) as error:
-            score_position({**base, "players": players})
+            score_position({**base, "players": [*players, *others]})
         assert error.value.code == code
-    assert score_position(base)["winners"] == [0]
+    assert score_position(base)["winners"] == [0, 1, 2]  # nobody scored: all share (MG-12)
+    with pytest.raises(IllegalMove) as error:
+        score_position({**base, "players": [{"name": "Red"}]})
+    assert error.value.code == "player-count" and error.value.rule == "MG-3"
 
 
 def test_mg12_ties_share_every_place() -> None:
