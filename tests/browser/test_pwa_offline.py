@@ -37,8 +37,10 @@ def wait_cached(page: Any) -> None:
     page.wait_for_function(
         """async () => {
           await navigator.serviceWorker.ready;
-          const names = await caches.keys();
-          return ["shell", "pyodide", "rules"].every((g) => names.some((n) => n.startsWith(`kibitz-${g}-`)));
+          const cache = await caches.open("kibitz-precache");
+          const kept = (await cache.keys()).map((r) => new URL(r.url).pathname);
+          const referee = ["/referee/rules.", "/referee/stdlib.", "/vendor/pyodide."];
+          return referee.every((p) => kept.some((k) => k.startsWith(p)));
         }""",
         timeout=LOCAL_TIMEOUT,
     )
