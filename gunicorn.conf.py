@@ -28,3 +28,11 @@ if workers > 1 and _storage.startswith("memory"):
         f"KIBITZ_WORKERS={workers} needs shared rate-limit counters: set RATELIMIT_STORAGE_URI=redis://… "
         "(with in-memory counters every worker would allow the full limit on its own)."
     )
+
+
+def on_starting(server: object) -> None:
+    """The phone app's build folder (var/static/) is brought up to date before any worker boots: a
+    first build compresses Pyodide (~1 min), longer than a worker may take to start."""
+    from api.http.static_build import ensure_built
+
+    ensure_built()
