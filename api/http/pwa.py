@@ -48,6 +48,15 @@ def register_path_converter(app: Flask) -> None:
     app.url_map.converters["sheet_id"] = SheetIdConverter
 
 
+class AppFiles(WhiteNoise):  # type: ignore[misc]
+    """WhiteNoise for reads only: any other method goes on to Flask, which answers problem+json."""
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
+            return self.application(environ, start_response)
+        return super().__call__(environ, start_response)
+
+
 def is_hashed(url: str) -> bool:
     return bool(static_build.HASHED.search(url))
 
@@ -64,7 +73,7 @@ def serve_static(app: Flask) -> None:
             found[name] = value
         found["Content-Security-Policy"] = page_csp if url.endswith((".html", "/")) else APP_CSP
 
-    app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
+    app.wsgi_app = AppFiles(  # type: ignore[method-assign]
         app.wsgi_app,
         root=str(static_build.STATIC_DIR),
         index_file=True,

@@ -219,3 +219,11 @@ def test_the_traced_module_list_is_current() -> None:
     from devtools import stdlib_trace
 
     assert stdlib_trace.listing(stdlib_trace.trace()) == MODULE_LIST.read_text(encoding="utf-8")
+
+
+def test_only_reads_reach_the_files(client: FlaskClient) -> None:
+    """A write to an app file is the API's refusal (problem+json), not the file server's bare 405."""
+    for path in ("/", "/js/dom.js"):
+        answer = client.post(path, data=b"{}")
+        assert 400 <= answer.status_code < 500 and answer.mimetype == "application/problem+json", path
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
