@@ -227,3 +227,17 @@ def test_only_reads_reach_the_files(client: FlaskClient) -> None:
         answer = client.post(path, data=b"{}")
         assert 400 <= answer.status_code < 500 and answer.mimetype == "application/problem+json", path
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_pyodides_folder_name_follows_every_file_in_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pyodide loads its files beside each other, so the folder carries the hash of all of them."""
+    for name in bundle.PYODIDE_FILES:
+        (tmp_path / name).write_bytes(name.encode())
+    monkeypatch.setattr(static_build, "PYODIDE_DIR", tmp_path)
+    before = {asset.logical: asset.hashed for asset in static_build._pyodide_assets()}
+    assert len({hashed.rsplit("/", 1)[0] for hashed in before.values()}) == 1
+    (tmp_path / "pyodide-lock.json").write_bytes(b"{}")
+    after = {asset.logical: asset.hashed for asset in static_build._pyodide_assets()}
+    assert all(after[name] != before[name] for name in before), "every file moves with the folder"
