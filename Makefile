@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: serve serve-cluster test install migrate lint typecheck openapi bench bench-push load clean
+.PHONY: serve serve-cluster test install migrate static lint typecheck openapi bench bench-push load first-visit clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,12 +23,17 @@ install: $(STAMP) $(NPM_STAMP)
 migrate: install
 	$(BIN)/python -m api.db.migrate
 
-serve: migrate
+# The phone app's files under content-hashed names with brotli/gzip siblings (api/http/static_build.py).
+# Incremental: only changed files are compressed again (the first build takes ~1 min for Pyodide).
+static: install
+	$(BIN)/python -m api.http.static_build
+
+serve: migrate static
 	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
 
 # Two app servers (:8001, :8002) on PostgreSQL (DATABASE_URL, default database `kibitz` on the
 # local server) with rate limits shared in Redis; phones may stream from either.
-serve-cluster: install
+serve-cluster: install static
 	$(BIN)/python -m devtools.cluster
 
 lint: install
@@ -37,7 +42,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy --strict api/rules
 
-test: lint typecheck
+test: lint typecheck static
 	$(BIN)/pytest
 
 openapi: install
@@ -53,6 +58,10 @@ bench-push: install
 
 load: install
 	$(BIN)/python -m benchmarks.load
+
+# Bytes on the wire: first visit, repeat visit, a one-module release (Chromium's network events).
+first-visit: static
+	$(BIN)/python -m benchmarks.first_visit
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -45,3 +45,10 @@ control_socket = str(_run_dir / f"gunicorn-{re.sub(r'[^A-Za-z0-9.]+', '-', bind)
 control_socket_disable = os.environ.get("KIBITZ_CONTROL_SOCKET", "on").lower() in ("off", "0", "no", "false")
 if len(control_socket.encode()) > 100 and not control_socket_disable:  # a Unix socket path's limit
     raise SystemExit(f"The control socket path {control_socket} is too long: set a shorter KIBITZ_RUN_DIR.")
+
+def on_starting(server: object) -> None:
+    """The phone app's build folder (var/static/) is brought up to date before any worker boots: a
+    first build compresses Pyodide (~1 min), longer than a worker may take to start."""
+    from api.http.static_build import ensure_built
+
+    ensure_built()

@@ -14,12 +14,11 @@ from api.db.engine import make_engine
 from api.groups.history import FactsCache
 from api.groups.store import GroupStore
 from api.http import games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
-from api.http.bundle import blp as bundle_blueprint
 from api.http.context import SHEETS_KEY, STORE_KEY
 from api.http.limits import install_rate_limits
 from api.http.links import add_links
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
-from api.http.pwa import SheetIdConverter, register_path_converter
+from api.http.pwa import SheetIdConverter, register_path_converter, serve_static
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
 from api.http.security import register_security_headers, trust_proxies
@@ -155,8 +154,8 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         methods=["GET", "POST", "PUT", "PATCH", "OPTIONS"],
         max_age=600,
     )
-    app.register_blueprint(bundle_blueprint)
     app.register_blueprint(pwa_blueprint)
     app.wsgi_app = _sized_bodies(app)  # type: ignore[method-assign]
+    serve_static(app)  # the phone app's files (var/static/), in front of everything else
     trust_proxies(app)
     return app

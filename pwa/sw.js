@@ -1,28 +1,36 @@
 // Kibitz service worker.
 // - Everything the app needs to run offline is precached on install and served cache-first: the app
-//   shell (HTML, CSS, JS modules, translations, icons, rules pages), Pyodide and the rules package
-//   the phone referees with. The server fills in PRECACHE when it serves this file (api/http/bundle.py):
-//   groups of URLs, each with a version that is the hash of its files' contents, so a changed file
-//   always reaches phones and an unchanged ~10 MB referee is never downloaded again.
+//   shell (HTML, CSS, JS modules, translations, icons, rules pages), Pyodide, its standard library
+//   and the rules package the phone referees with. The build fills in PRECACHE
+//   (api/http/static_build.py): pairs [the URL a page asks for, the content-hashed URL the file is
+//   kept under]. A file whose hashed URL is already kept is never fetched again, so a release that
+//   changes one module costs one module (and index.html, whose import map names it).
 // - /api/ GET requests go network-first. A 200 answer is remembered; when the network fails the
 //   remembered copy is returned marked "X-Kibitz-Offline: 1" (the app then shows its offline
 //   banner and never treats it as fresh). Writes (POST), exports and a player's own view
 //   (…/seats/<n>, the secret hand) are never touched: nothing private is kept in the cache.
 
 const PRECACHE = self.__PRECACHE__;
-const cacheName = (group) => `kibitz-${group.name}-${group.version}`;
-const SHELL_CACHE = cacheName(PRECACHE.find((group) => group.name === "shell"));
+const PRECACHE_CACHE = "kibitz-precache";
 const API_CACHE = "kibitz-api";
+const absolute = (url) => new URL(url, self.location.href).href;
+// Asked-for URL (plain or hashed) → the hashed URL it is kept under.
+const ROUTES = new Map();
+for (const [asked, kept] of PRECACHE) {
+  ROUTES.set(absolute(asked), absolute(kept));
+  ROUTES.set(absolute(kept), absolute(kept));
+}
+ROUTES.set(absolute("./index.html"), ROUTES.get(absolute("./")));
+const KEPT = new Set(ROUTES.values());
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
-      for (const group of PRECACHE) {
-        const cache = await caches.open(cacheName(group));
-        const missing = [];
-        for (const url of group.urls) if (!(await cache.match(url))) missing.push(url);
-        await cache.addAll(missing.map((url) => new Request(url, { cache: "reload" })));
-      }
+      const cache = await caches.open(PRECACHE_CACHE);
+      const have = new Set((await cache.keys()).map((request) => request.url));
+      // Hashed URLs are immutable: the browser's HTTP cache may answer (the page just loaded them).
+      const missing = [...KEPT].filter((url) => !have.has(url));
+      await cache.addAll(missing);
       await self.skipWaiting();
     })(),
   );
@@ -31,9 +39,10 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      const keep = new Set([...PRECACHE.map(cacheName), API_CACHE]);
+      const cache = await caches.open(PRECACHE_CACHE);
+      for (const request of await cache.keys()) if (!KEPT.has(request.url)) await cache.delete(request);
       for (const name of await caches.keys()) {
-        if (name.startsWith("kibitz-") && !keep.has(name)) await caches.delete(name);
+        if (name.startsWith("kibitz-") && name !== PRECACHE_CACHE && name !== API_CACHE) await caches.delete(name);
       }
       await self.clients.claim();
     })(),
@@ -73,17 +82,18 @@ async function apiNetworkFirst(request) {
   }
 }
 
-async function shellCacheFirst(request) {
-  const cached = await caches.match(request, { ignoreSearch: request.mode === "navigate" });
-  if (cached) return cached;
-  const cache = await caches.open(SHELL_CACHE);
+async function precached(request) {
+  const url = new URL(request.url);
+  const kept = ROUTES.get(url.origin + url.pathname);
+  if (kept && (!url.search || request.mode === "navigate")) {
+    const cached = await caches.match(kept, { cacheName: PRECACHE_CACHE });
+    if (cached) return cached;
+  }
   try {
-    const response = await fetch(request);
-    if (response.ok && response.type === "basic") cache.put(request, response.clone()).catch(() => undefined);
-    return response;
+    return await fetch(request);
   } catch (err) {
     if (request.mode === "navigate") {
-      const shell = await caches.match("./");
+      const shell = await caches.match(ROUTES.get(absolute("./")), { cacheName: PRECACHE_CACHE });
       if (shell) return shell;
     }
     throw err;
@@ -102,5 +112,5 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(apiNetworkFirst(request));
     return;
   }
-  event.respondWith(shellCacheFirst(request));
+  event.respondWith(precached(request));
 });

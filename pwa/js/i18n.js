@@ -12,9 +12,11 @@ let dict = {};
 let fallbackDict = {};
 let serverMessages = {}; // the server's catalog for this language: {English template: sentence}
 const listeners = new Set();
+/** A file's URL through the page's import map: its content-hashed name (api/http/static_build.py). */
+const asset = (url) => (import.meta.resolve ? import.meta.resolve(url) : new URL(url, import.meta.url).href);
 
 async function loadDict(lang) {
-  const res = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
+  const res = await fetch(asset(`../i18n/${lang}.json`));
   if (!res.ok) throw new Error(`i18n ${lang}: ${res.status}`);
   return res.json();
 }
@@ -38,7 +40,7 @@ export async function initI18n() {
 async function loadServerMessages(lang) {
   if (lang === FALLBACK) return {};
   try {
-    const res = await fetch(`/referee/messages/${lang}.json`);
+    const res = await fetch(asset(`/referee/messages/${lang}.json`));
     return res.ok ? await res.json() : {};
   } catch {
     return {};

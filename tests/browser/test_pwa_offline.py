@@ -37,8 +37,10 @@ def wait_cached(page: Any) -> None:
     page.wait_for_function(
         """async () => {
           await navigator.serviceWorker.ready;
-          const names = await caches.keys();
-          return ["shell", "pyodide", "rules"].every((g) => names.some((n) => n.startsWith(`kibitz-${g}-`)));
+          const cache = await caches.open("kibitz-precache");
+          const kept = (await cache.keys()).map((r) => new URL(r.url).pathname);
+          const referee = ["/referee/rules.", "/referee/stdlib.", "/vendor/pyodide."];
+          return referee.every((p) => kept.some((k) => k.startsWith(p)));
         }""",
         timeout=LOCAL_TIMEOUT,
     )
@@ -68,7 +70,7 @@ def record(page: Any, testid: str) -> None:
 
 def mahe_move(page: Any) -> str:
     """One entry of a Mahé turn, by what the screen offers: card, turtle, die 3, stop (MA-3..MA-9)."""
-    for testid in ("card-5", "choose-turtle-red", "choose-turtle-green", "die-3", "stop"):
+    for testid in ("card-5", "choose-turtle-red", "choose-turtle-green", "stop", "die-3"):
         button = page.get_by_test_id(testid)
         if button.count() and button.is_visible() and button.is_enabled():
             record(page, testid)

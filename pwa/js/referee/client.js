@@ -8,11 +8,14 @@ let nextId = 1;
 let isReady = false;
 const waiting = new Map();
 
-function send(request) {
+/** A URL through the page's import map (hashed names, api/http/static_build.py) where there is one. */
+const assetUrl = (url) => (import.meta.resolve ? import.meta.resolve(url) : new URL(url, import.meta.url).href);
+
+function send(request, boot) {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     waiting.set(id, { resolve, reject });
-    worker.postMessage({ id, request: request === null ? null : JSON.stringify(request) });
+    worker.postMessage({ id, request: request === null ? null : JSON.stringify(request), boot });
   });
 }
 
@@ -22,7 +25,7 @@ export function startReferee() {
   if (typeof Worker !== "function" || typeof WebAssembly !== "object") return (started = Promise.resolve(false));
   started = new Promise((resolve) => {
     try {
-      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      worker = new Worker(assetUrl("./worker.js"), { type: "module" });
     } catch {
       resolve(false);
       return;
@@ -40,7 +43,8 @@ export function startReferee() {
       waiting.clear();
       resolve(false);
     };
-    send(null).then(
+    const boot = { pyodide: assetUrl("/vendor/pyodide/"), stdlib: assetUrl("/referee/stdlib.zip"), rules: assetUrl("/referee/rules.zip") };
+    send(null, boot).then(
       () => {
         isReady = true;
         resolve(true);

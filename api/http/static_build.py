@@ -1,0 +1,252 @@
+"""The folder the phone app is served from (var/static/), built from pwa/, Pyodide, the rules and the
+server's catalogs: every file under a content-hashed name (served immutable, never asked for again)
+with brotli and gzip siblings beside it (WhiteNoise sends the one the browser accepts).
+
+The page finds hashed names through an import map the build writes into index.html: the sources
+keep importing `./dom.js`, the browser fetches `js/dom.<hash>.js`, and a release that changes one
+module changes one name (plus the small index.html and sw.js) — nothing else is downloaded again.
+Every file also keeps its plain name (revalidated on every load) for the entry points (`/`, the
+manifest, icons, the rules pages, which have no import map) and for browsers without import maps.
+
+Builds are incremental and content-addressed: a hashed file that exists is complete (its compressed
+siblings are written before it), so only changed files are compressed again (brotli takes ~30 s on
+Pyodide's WebAssembly, once). Several processes may build at once: each file is written under a
+temporary name and renamed into place. `python -m api.http.static_build` builds (`make` does it).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+from whitenoise.compress import Compressor
+
+from api.http.bundle import PYODIDE_DIR, PYODIDE_FILES, ROOT, rules_zip
+from api.http.stdlib_cut import cut_stdlib, traced_modules
+from api.i18n import available, messages_json
+
+# Where the app's sources are and where the build goes; another release can be built and served
+# beside this one (benchmarks/first_visit.py does, to measure what a release costs a phone).
+PWA_DIR = Path(os.environ.get("KIBITZ_PWA_DIR", ROOT / "pwa"))
+STATIC_DIR = Path(os.environ.get("KIBITZ_STATIC_DIR", ROOT / "var" / "static"))
+ENTRY = "index.html"
+SERVICE_WORKER = "sw.js"
+# Shell files that are sources of the project rather than part of the app.
+NOT_SHELL = {SERVICE_WORKER, "icons/make_icons.py"}
+PYODIDE_URL = "vendor/pyodide/"  # the plain name the sources use; the build serves it hashed
+# Browser libraries from npm (pinned in package-lock.json), served as they are: the charts' uPlot,
+# the join links' QR codes (qrcode-generator).
+VENDOR_FILES = {
+    "vendor/uplot/uPlot.esm.js": ROOT / "node_modules" / "uplot" / "dist" / "uPlot.esm.js",
+    "vendor/uplot/uPlot.min.css": ROOT / "node_modules" / "uplot" / "dist" / "uPlot.min.css",
+    "vendor/qrcode/qrcode.mjs": ROOT / "node_modules" / "qrcode-generator" / "dist" / "qrcode.mjs",
+}
+# A hashed name: `<stem>.<12 hex>.<ext>`, or a file in the hashed Pyodide folder.
+HASHED = re.compile(r"\.[0-9a-f]{12}(?:\.[^/]+|/[^/]+)$")
+# The compressed siblings are skipped where they do not pay (WhiteNoise keeps one only when it is at
+# least 5 % smaller). The zips are built uncompressed on purpose: brotli packs them whole.
+COMPRESSOR = Compressor(extensions=("png", "gz", "br"), quiet=True)
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file of the app: the name its sources use, the name it is served under, its bytes."""
+
+    logical: str
+    hashed: str
+    data: bytes
+    plain: bool  # also served under its logical name (revalidated); all but sw.js are
+
+
+@dataclass(frozen=True)
+class Build:
+    assets: tuple[Asset, ...]
+    import_map: str  # the JSON text of index.html's import map
+    csp_hash: str  # the import map's hash, for the page's Content-Security-Policy
+
+    def hashed(self, logical: str) -> str:
+        return next(asset.hashed for asset in self.assets if asset.logical == logical)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+def hashed_name(logical: str, data: bytes) -> str:
+    path = PurePosixPath(logical)
+    return str(path.with_name(f"{path.stem}.{digest(data)}{path.suffix}"))
+
+
+def shell_files() -> list[str]:
+    return sorted(
+        path.relative_to(PWA_DIR).as_posix()
+        for path in PWA_DIR.rglob("*")
+        if path.is_file() and path.relative_to(PWA_DIR).as_posix() not in NOT_SHELL
+    )
+
+
+def _pyodide_assets() -> list[Asset]:
+    """Pyodide loads its files from one folder (`indexURL`): the folder's name carries the hash."""
+    files = {name: (PYODIDE_DIR / name).read_bytes() for name in PYODIDE_FILES}
+    folder = digest(
+        b"".join(name.encode() + b"\0" + hashlib.sha256(data).digest() for name, data in files.items())
+    )
+    return [
+        Asset(PYODIDE_URL + name, f"vendor/pyodide.{folder}/{name}", data, plain=True)
+        for name, data in files.items()
+    ]
+
+
+def _sources() -> list[Asset]:
+    assets = [
+        Asset(name, hashed_name(name, data), data, plain=True)
+        for name in shell_files()
+        if name != ENTRY
+        for data in [(PWA_DIR / name).read_bytes()]
+    ]
+    for language in available():
+        if language != "en":
+            name, data = f"referee/messages/{language}.json", messages_json(language)
+            assets.append(Asset(name, hashed_name(name, data), data, plain=True))
+    assets.append(
+        Asset("referee/rules.zip", hashed_name("referee/rules.zip", rules_zip()), rules_zip(), True)
+    )
+    for name, path in VENDOR_FILES.items():
+        if path.is_file():
+            data = path.read_bytes()
+            assets.append(Asset(name, hashed_name(name, data), data, plain=True))
+    if all((PYODIDE_DIR / name).is_file() for name in (*PYODIDE_FILES, "python_stdlib.zip")):
+        stdlib = cut_stdlib((PYODIDE_DIR / "python_stdlib.zip").read_bytes(), traced_modules())
+        assets.append(Asset("referee/stdlib.zip", hashed_name("referee/stdlib.zip", stdlib), stdlib, True))
+        assets.extend(_pyodide_assets())
+    return assets
+
+
+def _import_map(assets: list[Asset]) -> str:
+    """Every file a script names (modules, JSON, the referee's zips and Pyodide's folder) → its hashed
+    name. `import.meta.resolve` reads it too, so a worker is told where Pyodide is."""
+    imports = {
+        "/" + asset.logical: "/" + asset.hashed
+        for asset in assets
+        if asset.logical.endswith((".js", ".mjs", ".json", ".zip"))
+    }
+    pyodide = next((asset for asset in assets if asset.logical.startswith(PYODIDE_URL)), None)
+    if pyodide is not None:
+        imports["/" + PYODIDE_URL] = "/" + pyodide.hashed.rsplit("/", 1)[0] + "/"
+    return json.dumps({"imports": imports}, indent=None, separators=(",", ":"), sort_keys=True)
+
+
+def _entry(assets: list[Asset], import_map: str) -> bytes:
+    """index.html with its stylesheets, icons and module under hashed names, and the import map."""
+    html = (PWA_DIR / ENTRY).read_text(encoding="utf-8")
+    names = {asset.logical: asset.hashed for asset in assets if asset.plain}
+
+    def rename(found: re.Match[str]) -> str:
+        attribute, url = found.group(1), found.group(2)
+        if url.endswith(".webmanifest") or url not in names:
+            return found.group(0)
+        return f'{attribute}="{names[url]}"'
+
+    html = re.sub(r'\b(href|src)="([^"#?:]+)"', rename, html)
+    script = f'<script type="importmap">{import_map}</script>\n  '
+    at = html.index('<script type="module"')
+    return (html[:at] + script + html[at:]).encode()
+
+
+def _service_worker(assets: list[Asset], entry: Asset) -> bytes:
+    """sw.js with its precache list: [the URL a page asks for, the hashed URL it is kept under]."""
+    routes = [["./", "/" + entry.hashed]]
+    routes += [["/" + asset.logical, "/" + asset.hashed] for asset in assets]
+    source = (PWA_DIR / SERVICE_WORKER).read_text(encoding="utf-8")
+    return source.replace("self.__PRECACHE__", json.dumps(routes, separators=(",", ":"))).encode()
+
+
+def plan() -> Build:
+    """What the folder holds for the sources as they are now (nothing written)."""
+    assets = _sources()
+    import_map = _import_map(assets)
+    entry_data = _entry(assets, import_map)
+    entry = Asset(ENTRY, hashed_name(ENTRY, entry_data), entry_data, plain=True)
+    worker = Asset(SERVICE_WORKER, SERVICE_WORKER, _service_worker([*assets, entry], entry), plain=True)
+    csp_hash = "'sha256-" + base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode() + "'"
+    return Build((*assets, entry, worker), import_map, csp_hash)
+
+
+def _write(path: Path, data: bytes, compress: Callable[[Path], None]) -> None:
+    """`data` at `path`, its compressed siblings renamed into place first (so a complete file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f"{path.name}.tmp{os.getpid()}")
+    temporary.write_bytes(data)
+    compress(temporary)
+    for suffix in (".br", ".gz"):
+        sibling = Path(f"{temporary}{suffix}")
+        if sibling.exists():
+            os.replace(sibling, f"{path}{suffix}")
+        else:
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    os.replace(temporary, path)
+
+
+def _compress(path: Path) -> None:
+    if COMPRESSOR.should_compress(path.name.split(".tmp")[0]):
+        COMPRESSOR.compress(str(path))
+
+
+def _copy_siblings(source: Path) -> Callable[[Path], None]:
+    def copy(temporary: Path) -> None:
+        for suffix in (".br", ".gz"):
+            if Path(f"{source}{suffix}").exists():
+                shutil.copyfile(f"{source}{suffix}", f"{temporary}{suffix}")
+
+    return copy
+
+
+def write(build: Build, folder: Path = STATIC_DIR) -> list[str]:
+    """Writes what is missing or changed; returns the names written."""
+    written = []
+    for asset in build.assets:
+        hashed = folder / asset.hashed
+        # A hashed name that exists holds its content; a plain one (sw.js) is compared.
+        if not hashed.exists() or (asset.hashed == asset.logical and hashed.read_bytes() != asset.data):
+            _write(hashed, asset.data, _compress)
+            written.append(asset.hashed)
+        if asset.plain and asset.logical != asset.hashed:
+            plain = folder / asset.logical
+            if not plain.exists() or plain.read_bytes() != asset.data:
+                _write(plain, asset.data, _copy_siblings(hashed))
+                written.append(asset.logical)
+    return written
+
+
+def referee_bytes(build: Build | None = None) -> int:
+    """What a phone downloads once for its referee (uncompressed): Pyodide, its cut standard
+    library and the rules."""
+    referee = ("vendor/", "referee/stdlib.zip", "referee/rules.zip")
+    return sum(len(asset.data) for asset in (build or plan()).assets if asset.logical.startswith(referee))
+
+
+@lru_cache(maxsize=1)
+def ensure_built() -> Build:
+    """The build for the sources as they are when this process starts, written if it was not."""
+    build = plan()
+    write(build)
+    return build
+
+
+def main() -> None:
+    build = plan()
+    written = write(build)
+    size = sum(len(asset.data) for asset in build.assets)
+    print(f"{STATIC_DIR}: {len(build.assets)} files ({size:,} bytes), {len(written)} written")
+
+
+if __name__ == "__main__":
+    main()
