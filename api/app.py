@@ -21,6 +21,7 @@ from api.http.pwa import SheetIdConverter, register_path_converter
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
 from api.http.security import register_security_headers
+from api.http.spec_style import install_spec_style
 from api.http.stream import install_change_feed
 from api.http.vocabulary import register_views, register_vocabulary
 from api.sheets.store import SheetStore
@@ -108,6 +109,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
 
     register_path_converter(app)
     api = KibitzApi(app)
+    install_spec_style(api)
     api.register_converter(SheetIdConverter, lambda _converter: {"type": "string"})
     app.extensions["kibitz.api"] = api
     api.spec.components.security_scheme(

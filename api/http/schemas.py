@@ -5,6 +5,10 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 MAX_SEED = 2**62
+# Typed in the document by name (api.http.view_schemas; markers resolved by api.http.vocabulary).
+OPTIONS_REQUESTS = ["MaheOptionsRequest", "MagellanOptionsRequest", "MhingOptionsRequest"]
+OPTIONS = ["MaheOptions", "MagellanOptions", "MhingOptions"]
+RESULTS = ["MaheResult", "MagellanResult", "MhingResult"]
 
 
 class ProblemSchema(Schema):
@@ -16,8 +20,12 @@ class ProblemSchema(Schema):
     code = fields.String(metadata={"description": "Stable machine-readable code, e.g. `stale-version`"})
     detail = fields.String(metadata={"description": "What went wrong, in words a player understands"})
     rule = fields.String(metadata={"description": "Referee rule number (e.g. MA-3) behind a refusal"})
-    errors = fields.Dict(metadata={"description": "Field-by-field validation messages"})
-    table = fields.Dict(metadata={"description": "The current table, with 409 stale-version"})
+    errors = fields.Dict(
+        metadata={"description": "Field-by-field validation messages", "x-ref": "ValidationErrors"}
+    )
+    table = fields.Dict(
+        metadata={"description": "The current table, with 409 stale-version", "x-ref": "Table"}
+    )
 
 
 class PlayerSetupSchema(Schema):
@@ -40,7 +48,10 @@ class CreateTableSchema(Schema):
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
-        metadata={"description": "Game options; see GET /api/games for each game's options"},
+        metadata={
+            "description": "Game options; see GET /api/games for each game's options",
+            "x-any-of": OPTIONS_REQUESTS,
+        },
     )
     seed = fields.Integer(
         strict=True,
@@ -87,7 +98,7 @@ class TableSchema(Schema):
         strict=True, required=True, metadata={"description": "Number of log entries so far"}
     )
     finished = fields.Boolean(required=True)
-    players = fields.List(fields.Dict(), required=True)
+    players = fields.List(fields.Dict(metadata={"x-ref": "PlayerSetup"}), required=True)
     options = fields.Dict(required=True)
     state = fields.Dict(required=True, metadata={"description": "The game state as players see it"})
     legal_actions = fields.Dict(
@@ -120,7 +131,8 @@ class PrivateViewSchema(Schema):
         allow_none=True,
         required=True,
         metadata={
-            "description": "What only this seat may see (Magellan ledger: the own hand); null if nothing"
+            "description": "What only this seat may see (Magellan ledger: the own hand); null if nothing",
+            "x-one-of": ["MahePrivateView", "MagellanPrivateView"],
         },
     )
 
@@ -156,7 +168,7 @@ class PreviewResultSchema(Schema):
 class LogEntrySchema(Schema):
     seq = fields.Integer(strict=True, required=True)
     kind = fields.String(required=True, metadata={"description": "`game` or `undo`"})
-    event = fields.Dict(required=True)
+    event = fields.Dict(required=True, metadata={"x-ref": "LoggedEvent"})
     undoes = fields.Integer(
         strict=True, allow_none=True, metadata={"description": "For an undo: the seq it took back"}
     )
@@ -214,7 +226,7 @@ class GameInfoSchema(Schema):
     title = fields.String(required=True)
     min_players = fields.Integer(strict=True, required=True)
     max_players = fields.Integer(strict=True, required=True)
-    options = fields.Dict(required=True, metadata={"description": "Option defaults"})
+    options = fields.Dict(required=True, metadata={"description": "Option defaults", "x-any-of": OPTIONS})
     powers = fields.List(
         fields.Nested(PowerSchema),
         metadata={"description": "Magellan only: MG-8 as data, one row per explorer, side and field"},
@@ -242,7 +254,10 @@ class RecordEventSchema(Schema):
     event = fields.Dict(
         required=True,
         validate=_has_type,
-        metadata={"description": 'The event as appended, e.g. `{"type": "die", "value": 4}`'},
+        metadata={
+            "description": 'The event as appended, e.g. `{"type": "die", "value": 4}`',
+            "x-ref": "LoggedEvent",
+        },
     )
 
 
@@ -255,10 +270,13 @@ class RecordSchema(Schema):
     format = fields.String(required=True, validate=validate.Equal("kibitz-record/1"))
     game = fields.String(required=True)
     players = fields.List(fields.Nested(PlayerSetupSchema), required=True, validate=validate.Length(min=1))
-    options = fields.Dict(load_default=dict)
+    options = fields.Dict(load_default=dict, metadata={"x-any-of": OPTIONS_REQUESTS})
     seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEED))
     events = fields.List(fields.Nested(RecordEventSchema), required=True)
-    result = fields.Dict(allow_none=True)
+    result = fields.Dict(allow_none=True, metadata={"x-any-of": RESULTS})
+    table_id = fields.String(metadata={"description": "The table it was exported from"})
+    created_at = fields.String(metadata={"description": "When the table was created (ISO 8601)"})
+    finished_at = fields.String(metadata={"description": "When the game finished (ISO 8601)"})
     chain = fields.Nested(
         "ChainSchema", metadata={"description": "The hash chain over the entries: its length and last hash"}
     )
@@ -282,14 +300,20 @@ class ChainCheckSchema(Schema):
 class VerificationSchema(Schema):
     valid = fields.Boolean(required=True, metadata={"description": "Replays to the end and matches"})
     finished = fields.Boolean(required=True)
-    result = fields.Dict(allow_none=True, metadata={"description": "The result the replay computes"})
+    result = fields.Dict(
+        allow_none=True, metadata={"description": "The result the replay computes", "x-any-of": RESULTS}
+    )
     claimed_result_matches = fields.Boolean(required=True)
     chain = fields.Nested(
         ChainCheckSchema, required=True, metadata={"description": "Where the hash chain breaks"}
     )
-    problem = fields.Dict(allow_none=True, metadata={"description": "Why it is not valid"})
+    problem = fields.Dict(
+        allow_none=True, metadata={"description": "Why it is not valid", "x-ref": "Problem"}
+    )
 
 
 class BgStatsSchema(Schema):
     url = fields.String(required=True, metadata={"description": "bgstats:// link that opens BG Stats"})
-    play = fields.Dict(required=True, metadata={"description": "The play as BG Stats imports it"})
+    play = fields.Dict(
+        required=True, metadata={"description": "The play as BG Stats imports it", "x-ref": "BgStatsPlay"}
+    )

@@ -23,13 +23,16 @@ class SheetCreateSchema(Schema):
     name = SHEET_NAME
     data = fields.Dict(
         required=True,
-        metadata={"description": "The sheet; null numbers are entries not typed in yet"},
+        metadata={
+            "description": "The sheet; null numbers are entries not typed in yet",
+            "x-ref": "BoardSheet",
+        },
     )
 
 
 class SheetUpdateSchema(Schema):
     name = SHEET_NAME
-    data = fields.Dict(required=True)
+    data = fields.Dict(required=True, metadata={"x-ref": "BoardSheet"})
     expected_version = fields.Integer(
         strict=True,
         required=True,
@@ -43,7 +46,7 @@ class SheetSchema(Schema):
     game = fields.String(required=True)
     name = fields.String(required=True)
     version = fields.Integer(strict=True, required=True)
-    data = fields.Dict(required=True)
+    data = fields.Dict(required=True, metadata={"x-ref": "BoardSheet"})
     missing = fields.List(
         fields.String(), required=True, metadata={"description": "Entries still empty (either side)"}
     )
@@ -64,7 +67,9 @@ class TemplateQuerySchema(Schema):
 
 class SheetTemplateSchema(Schema):
     game = fields.String(required=True)
-    data = fields.Dict(required=True, metadata={"description": "Every entry, all null"})
+    data = fields.Dict(
+        required=True, metadata={"description": "Every entry, all null", "x-ref": "BoardSheet"}
+    )
 
 
 @blp.route("")
