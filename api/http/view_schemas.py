@@ -738,3 +738,49 @@ OPTIONS_IN = [
     optional_copy(MhingOptions, "MhingOptionsRequest"),
 ]
 ALSO_REGISTERED += OPTIONS_IN
+
+
+# ---------- the live stream (GET /api/tables/{id}/stream) ----------
+
+StreamEntry = strict(
+    "TableStreamEntry",
+    {
+        "seq": integer(),
+        "kind": text(one_of=["game", "undo"]),
+        "event": fields.Dict(required=True, metadata={"x-ref": "LoggedEvent"}),
+        "undoes": integer("For an undo: the seq it took back", null=True),
+    },
+    "A log entry the phone missed, as the open log shows it.",
+)
+StreamMessage = strict(
+    "TableStreamMessage",
+    {
+        "version": integer("The table version: also the SSE `id`"),
+        "entries": items(StreamEntry, "Entries since the `Last-Event-ID` you sent (none on a fresh start)"),
+        "table": fields.Dict(required=True, metadata={"x-ref": "Table"}),
+        "private": fields.Dict(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "With `?seat`: that seat's own view; else null",
+                "x-one-of": ["MahePrivateView", "MagellanPrivateView"],
+            },
+        ),
+    },
+    "The JSON in the `data:` line of each `table` event.",
+)
+StreamEvent = strict(
+    "TableStreamEvent",
+    {
+        "event": text("The SSE event name", one_of=["table"]),
+        "id": fields.String(
+            required=True,
+            validate=validate.Regexp(r"^[0-9]+$"),
+            metadata={"description": "The table version: send it back as `Last-Event-ID` to resume"},
+        ),
+        "data": nested(StreamMessage, "One line of JSON"),
+    },
+    "One Server-Sent Event of a table's stream, its `data:` line decoded. Lines starting with `:` "
+    "are heartbeats; a `retry:` line says how long to wait before reconnecting.",
+)
+ALSO_REGISTERED += [StreamEvent]
