@@ -14,6 +14,7 @@ from api.db.engine import make_engine
 from api.http import games, health, magellan, mahe, mhing, records, sheets, stream, tables
 from api.http.bundle import blp as bundle_blueprint
 from api.http.context import SHEETS_KEY, STORE_KEY
+from api.http.conventions import apply_conventions
 from api.http.limits import install_rate_limits
 from api.http.links import add_links
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
@@ -136,6 +137,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     add_links(api.spec)
     register_vocabulary(api.spec)
     register_views(api.spec)
+    apply_conventions(api.spec)
     register_problem_handlers(app)
     register_security_headers(app)
     # Third-party web apps call the API from their own origin; writes use bearer tokens, not cookies.

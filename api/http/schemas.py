@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
+from api.rules.registry import GAMES
+
 MAX_SEED = 2**62
 # Typed in the document by name (api.http.view_schemas; markers resolved by api.http.vocabulary).
 OPTIONS_REQUESTS = ["MaheOptionsRequest", "MagellanOptionsRequest", "MhingOptionsRequest"]
@@ -179,6 +181,32 @@ class LogEntrySchema(Schema):
 class LogSchema(Schema):
     version = fields.Integer(strict=True, required=True)
     events = fields.List(fields.Nested(LogEntrySchema), required=True)
+    next_after = fields.Integer(
+        strict=True,
+        allow_none=True,
+        required=True,
+        metadata={"description": "Ask again with `after` = this for the next page; null: no more"},
+    )
+    next = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The next page's path (also in the `Link` header, rel=next); null: no more"},
+    )
+
+
+MAX_LOG_PAGE = 1000
+
+
+class LogQuerySchema(Schema):
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=10**9),
+        metadata={"description": "Only entries after this log position (seq); 0: from the start"},
+    )
+    limit = fields.Integer(
+        validate=validate.Range(min=1, max=MAX_LOG_PAGE),
+        metadata={"description": f"At most this many entries (1–{MAX_LOG_PAGE}); all when left out"},
+    )
 
 
 class PowerSchema(Schema):
@@ -268,7 +296,7 @@ class RecordSchema(Schema):
         unknown = INCLUDE
 
     format = fields.String(required=True, validate=validate.Equal("kibitz-record/1"))
-    game = fields.String(required=True)
+    game = fields.String(required=True, metadata={"enum": list(GAMES)})
     players = fields.List(fields.Nested(PlayerSetupSchema), required=True, validate=validate.Length(min=1))
     options = fields.Dict(load_default=dict, metadata={"x-any-of": OPTIONS_REQUESTS})
     seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEED))
@@ -308,7 +336,7 @@ class VerificationSchema(Schema):
         ChainCheckSchema, required=True, metadata={"description": "Where the hash chain breaks"}
     )
     problem = fields.Dict(
-        allow_none=True, metadata={"description": "Why it is not valid", "x-ref": "Problem"}
+        allow_none=True, metadata={"description": "Why it is not valid", "x-ref": "RecordRefusal"}
     )
 
 

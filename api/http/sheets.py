@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from api.http.context import bearer_token, sheet_store
 from api.http.limits import guard_creation, guard_token
-from api.sheets.kinds import sheet_kind
+from api.sheets.kinds import SHEET_KINDS, sheet_kind
 from api.sheets.store import sheet_view
 
 blp = Blueprint("sheets", __name__, url_prefix="/api/sheets", description="Board sheets (Magellan MG-2)")
@@ -19,7 +19,9 @@ SHEET_NAME = fields.String(required=True, validate=validate.Length(min=1, max=80
 
 
 class SheetCreateSchema(Schema):
-    game = fields.String(required=True, metadata={"description": "Game the sheet belongs to"})
+    game = fields.String(
+        required=True, metadata={"description": "Game the sheet belongs to", "enum": list(SHEET_KINDS)}
+    )
     name = SHEET_NAME
     data = fields.Dict(
         required=True,
@@ -62,7 +64,7 @@ class CreatedSheetSchema(Schema):
 
 
 class TemplateQuerySchema(Schema):
-    game = fields.String(required=True)
+    game = fields.String(required=True, metadata={"enum": list(SHEET_KINDS), "example": "magellan"})
 
 
 class SheetTemplateSchema(Schema):
@@ -118,7 +120,7 @@ class SheetResource(MethodView):
         """
         return sheet_view(sheet_store().get(sheet_id))
 
-    @blp.doc(operationId="updateSheet", security=[{"writeToken": []}])
+    @blp.doc(operationId="updateSheet", security=[{"editToken": []}])
     @blp.arguments(
         SheetUpdateSchema, example={"name": "Our board", "data": {"explorers": {}}, "expected_version": 1}
     )

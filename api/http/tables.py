@@ -17,6 +17,7 @@ from api.http.schemas import (
     AppendSchema,
     CreatedTableSchema,
     CreateTableSchema,
+    LogQuerySchema,
     LogSchema,
     PreviewResultSchema,
     PreviewSchema,
@@ -116,16 +117,25 @@ class TableResource(MethodView):
 @blp.route("/<string:table_id>/events")
 class TableEvents(MethodView):
     @blp.doc(operationId="getLog")
-    @blp.response(200, LogSchema)
+    @blp.arguments(LogQuerySchema, location="query")
+    @blp.response(200, LogSchema, headers={"Link": {"schema": {"type": "string"}, "description": "rel=next"}})
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
-    def get(self, table_id: str) -> dict[str, Any]:
-        """Read the full log
+    def get(self, query: dict[str, Any], table_id: str) -> Any:
+        """Read the log
 
-        Every entry ever appended, in order, undo entries included; `in_effect` is false for events
-        that were undone.
+        The entries ever appended, in order, undo entries included; `in_effect` is false for events
+        that were undone. Page through a long log with `limit` and `after` (the `seq` of the last
+        entry you have): `next` and the `Link` header name the next page. Without them, the whole log.
         """
         table, entries = store().log(table_id)
-        return {"version": table.version, "events": entries}
+        after, limit = query["after"], query.get("limit")
+        page = [entry for entry in entries if entry["seq"] > after]
+        more = limit is not None and len(page) > limit
+        page = page[:limit] if limit is not None else page
+        next_after = page[-1]["seq"] if more else None
+        link = f"/api/tables/{table_id}/events?after={next_after}&limit={limit}" if more else None
+        body = {"version": table.version, "events": page, "next_after": next_after, "next": link}
+        return body, 200, ({"Link": f'<{link}>; rel="next"'} if link else {})
 
     @blp.doc(operationId="appendEvent", security=WRITE_SECURITY, parameters=[IDEMPOTENCY_HEADER])
     @blp.arguments(

@@ -784,3 +784,14 @@ StreamEvent = strict(
     "are heartbeats; a `retry:` line says how long to wait before reconnecting.",
 )
 ALSO_REGISTERED += [StreamEvent]
+
+RefusedRecord = strict(
+    "RecordRefusal",
+    {
+        "code": text("Stable, e.g. `game-not-finished`"),
+        "detail": text(),
+        "rule": text("e.g. MA-3", null=True),
+    },
+    "Why a record does not replay or match.",
+)
+ALSO_REGISTERED += [RefusedRecord]

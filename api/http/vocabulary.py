@@ -18,8 +18,10 @@ from marshmallow import RAISE, Schema, fields, validate
 from api.http import view_schemas as views
 from api.rules.common import events as common
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
+from api.rules.mahe.constants import TURTLE_COLOURS
 from api.rules.mahe.events import EVENT_FIELDS as MAHE_EVENTS
 from api.rules.mhing.events import EVENT_FIELDS as MHING_EVENTS
+from api.rules.registry import GAMES
 
 VOCABULARY: dict[str, Mapping[str, common.Fields]] = {
     "Mahe": MAHE_EVENTS,
@@ -250,11 +252,62 @@ def resolve_refs(node: Any) -> Any:
     return node
 
 
+NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": r"\S",
+        "description": "The player's name (not only spaces)"}  # fmt: skip
+
+
+def register_creation(spec: APISpec) -> None:
+    """`CreateTable` as one schema per game (discriminator `game`): its player count (MA-2, MG-3,
+    MH-2), what each player brings (Mahé: the turtle colours) and its options with their values."""
+    generic = spec.components.schemas["CreateTable"]
+    mahe_player = {
+        "type": "object",
+        "required": ["name", "colours"],
+        "additionalProperties": False,
+        "properties": {
+            "name": NAME,
+            "colours": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 2,
+                "uniqueItems": True,
+                "items": {"type": "string", "enum": list(TURTLE_COLOURS)},
+                "description": "Turtle colours: two each with 2–3 players, one each with 4–7 (MA-2)",
+            },
+        },
+    }
+    named = {
+        "type": "object",
+        "required": ["name"],
+        "additionalProperties": False,
+        "properties": {"name": NAME},
+    }
+    mapping = {}
+    for game in GAMES.values():
+        typed = copy.deepcopy(generic)
+        typed["properties"]["game"] = {"type": "string", "enum": [game.name]}
+        typed["properties"]["players"].update(
+            minItems=game.min_players,
+            maxItems=game.max_players,
+            items=mahe_player if game.name == "mahe" else named,
+        )
+        typed["properties"]["options"] = _ref(f"{game.name.capitalize()}OptionsRequest")
+        name = f"Create{game.name.capitalize()}Table"
+        spec.components.schema(name, typed)
+        mapping[game.name] = f"#/components/schemas/{name}"
+    spec.components.schemas["CreateTable"] = {
+        "description": "A new table: the game, its players in seat order, options and an optional seed.",
+        "oneOf": [{"$ref": target} for target in mapping.values()],
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+    }
+
+
 def register_views(spec: APISpec) -> None:
     """`Table` becomes a `oneOf` per game (discriminator `game`), each with its typed view, legal
     actions, options and result; every answer that carries a table (create, read, append, preview,
     409) says so."""
     register_actions(spec)
+    register_creation(spec)
     for schema in views.ALSO_REGISTERED:
         if schema.__name__ not in spec.components.schemas:
             spec.components.schema(schema.__name__, schema=schema)

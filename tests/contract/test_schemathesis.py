@@ -9,7 +9,7 @@ from typing import Any
 
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.specs.openapi.checks import positive_data_acceptance
+from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 from api.db.migrate import upgrade
 from tests.conftest import make_test_app
@@ -32,7 +32,12 @@ EXAMPLES_PER_OPERATION = 80
 def test_every_operation_honours_the_contract(case: schemathesis.Case) -> None:
     # Every check but "schema-valid data is accepted": the document types options and events as
     # objects, and the rules refuse most random ones with a 422 that is itself documented.
-    case.call_and_validate(excluded_checks=[positive_data_acceptance])
+    excluded = [positive_data_acceptance]
+    if case.operation.label == "POST /api/verify":
+        # Verifying answers a record that breaks its format with 200 `valid: false` and the reason:
+        # that is its job, not a refusal of the request.
+        excluded.append(negative_data_rejection)
+    case.call_and_validate(excluded_checks=excluded)
 
 
 CALLS: list[tuple[str, int]] = []
