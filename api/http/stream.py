@@ -72,15 +72,11 @@ STREAM_DOC = {
             "entries since the version you had (as `GET …/events` shows them), `table` is the table as "
             "`GET /api/tables/{id}` shows it, `private` the seat's own view (with `?seat`). Lines "
             "starting with `:` are heartbeats. Reconnect with `Last-Event-ID` to resume.",
-            # The body is text; each event is a `TableStreamEvent` (OpenAPI 3.2's `itemSchema`, as an
-            # extension in this 3.0 document), its `data:` a `TableStreamMessage` in one JSON line.
+            # Each event as an SSE client parses it (schemathesis checks every event against it); its
+            # `data:` is one line of JSON, a `TableStreamMessage` (`x-contentSchema`).
             "content": {
                 EVENT_STREAM: {
-                    "schema": {
-                        "type": "string",
-                        "description": "Server-Sent Events: `TableStreamEvent` after `TableStreamEvent`",
-                    },
-                    "x-itemSchema": {"$ref": "#/components/schemas/TableStreamEvent"},
+                    "schema": {"$ref": "#/components/schemas/TableStreamEvent"},
                     "example": 'retry: 2000\n\nid: 4\nevent: table\ndata: {"entries":[],"private":null,'
                     '"table":{"game":"mahe","id":"q3v…","version":4},"version":4}\n\n: heartbeat\n\n',
                 }

@@ -317,16 +317,19 @@ SheetEntry = strict(
 )
 SheetParts = strict(
     "BoardSheetParts",
-    {"left": fields.Nested(SheetEntry), "right": fields.Nested(SheetEntry)},
+    {"left": fields.Nested(SheetEntry, allow_none=True), "right": fields.Nested(SheetEntry, allow_none=True)},
     "Vasco da Gama side B: each field has a left and a right part (MG-8).",
 )
 SHEET_FIELD = {"x-any-of": ["BoardSheetEntry", "BoardSheetParts"]}
-SheetSide = strict("BoardSheetSide", {f: fields.Raw(metadata=SHEET_FIELD) for f in FIELDS})
-SheetExplorer = strict("BoardSheetExplorer", {s: fields.Nested(SheetSide) for s in SIDES})
-SheetExplorers = strict("BoardSheetExplorers", {e: fields.Nested(SheetExplorer) for e in EXPLORERS})
+# Any part of a sheet may be null or left out: read as not typed in yet (MG-2).
+SheetSide = strict("BoardSheetSide", {f: fields.Raw(allow_none=True, metadata=SHEET_FIELD) for f in FIELDS})
+SheetExplorer = strict("BoardSheetExplorer", {s: fields.Nested(SheetSide, allow_none=True) for s in SIDES})
+SheetExplorers = strict(
+    "BoardSheetExplorers", {e: fields.Nested(SheetExplorer, allow_none=True) for e in EXPLORERS}
+)
 BoardSheet = strict(
     "BoardSheet",
-    {"explorers": fields.Nested(SheetExplorers)},
+    {"explorers": fields.Nested(SheetExplorers, allow_none=True)},
     "A Magellan board sheet (MG-2): per explorer, side and field the printed bags and crowns.",
 )
 
@@ -778,12 +781,20 @@ StreamEvent = strict(
             validate=validate.Regexp(r"^[0-9]+$"),
             metadata={"description": "The table version: send it back as `Last-Event-ID` to resume"},
         ),
-        "data": nested(StreamMessage, "One line of JSON"),
+        "data": fields.String(
+            required=True,
+            metadata={
+                "description": "One line of JSON: a `TableStreamMessage`",
+                "x-contentMediaType": "application/json",
+                "x-contentSchema": {"$ref": "#/components/schemas/TableStreamMessage"},
+            },
+        ),
+        "retry": fields.Integer(metadata={"description": "Milliseconds to wait before reconnecting"}),
     },
-    "One Server-Sent Event of a table's stream, its `data:` line decoded. Lines starting with `:` "
-    "are heartbeats; a `retry:` line says how long to wait before reconnecting.",
+    "One Server-Sent Event of a table's stream, its fields as an SSE client parses them. Lines "
+    "starting with `:` are heartbeats.",
 )
-ALSO_REGISTERED += [StreamEvent]
+ALSO_REGISTERED += [StreamMessage, StreamEvent]
 
 RefusedRecord = strict(
     "RecordRefusal",

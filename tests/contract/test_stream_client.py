@@ -28,9 +28,9 @@ MESSAGE = jsonschema.Draft7Validator(
 def test_the_document_says_the_stream_is_server_sent_events() -> None:
     content = DOC["paths"]["/api/tables/{table_id}/stream"]["get"]["responses"]["200"]["content"]
     assert list(content) == ["text/event-stream"]
-    assert content["text/event-stream"]["x-itemSchema"] == {"$ref": "#/components/schemas/TableStreamEvent"}
-    event = DOC["components"]["schemas"]["TableStreamEvent"]
-    assert event["properties"]["data"]["allOf"] == [{"$ref": "#/components/schemas/TableStreamMessage"}]
+    assert content["text/event-stream"]["schema"] == {"$ref": "#/components/schemas/TableStreamEvent"}
+    data = DOC["components"]["schemas"]["TableStreamEvent"]["properties"]["data"]
+    assert data["x-contentSchema"] == {"$ref": "#/components/schemas/TableStreamMessage"}
 
 
 def append(base: str, table: dict[str, Any], version: int, event: dict[str, Any]) -> None:
