@@ -21,12 +21,18 @@ SIDES = fields.Dict(
     keys=fields.String(validate=validate.OneOf(EXPLORERS)),
     values=fields.String(validate=validate.OneOf(("A", "B"))),
     load_default=dict,
-    metadata={"description": 'Board side per explorer, e.g. {"pizarro": "B"}; "A" where left out'},
+    metadata={
+        "description": 'Board side per explorer, e.g. {"pizarro": "B"}; "A" where left out',
+        "x-ref": "MagellanSides",
+    },
 )
 STACK = fields.Dict(
     keys=fields.String(validate=validate.OneOf([str(v) for v in MONEY_VALUES])),
     values=fields.Integer(strict=True, validate=validate.Range(min=0, max=7)),
-    metadata={"description": 'Money value → copies left in the stack, e.g. {"1": 3, "9": 5}'},
+    metadata={
+        "description": 'Money value → copies left in the stack, e.g. {"1": 3, "9": 5}',
+        "x-ref": "MoneyStack",
+    },
 )
 
 

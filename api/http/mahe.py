@@ -40,7 +40,10 @@ class MoveRequestSchema(Schema):
     owners = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(strict=True, validate=validate.Range(min=0, max=6)),
-        metadata={"description": "Turtle colour → seat, to name seats in the answer"},
+        metadata={
+            "description": "Turtle colour → seat, to name seats in the answer",
+            "x-ref": "TurtleOwners",
+        },
     )
     face_up = fields.Integer(
         strict=True,

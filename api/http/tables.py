@@ -38,8 +38,9 @@ IDEMPOTENCY_HEADER = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
-    "schema": {"type": "string", "maxLength": 128},
-    "description": "Makes a retried append harmless: the same key and body are applied once.",
+    "schema": {"type": "string", "pattern": "^[!-~]{1,128}$", "example": "5f0c2a4e-8d1b-4c3e"},
+    "description": "Makes a retried append harmless: the same key and body are applied once "
+    "(1 to 128 visible ASCII characters; a UUID is ideal).",
 }
 IF_NONE_MATCH = {
     "in": "header",

@@ -344,7 +344,9 @@ MagellanOptions = strict(
         "chance": text("Who draws: the players (`physical`) or the server (`digital`)",
                        one_of=["physical", "digital"]),
         "auctioneer": integer("Who turns up the first card (MG-3)"),
-        "board_sheet": fields.Nested(BoardSheet, metadata={"description": "In the table's options only"}),
+        "board_sheet": fields.Nested(
+            BoardSheet, allow_none=True, metadata={"description": "In the table's options only"}
+        ),
     },
 )  # fmt: skip
 ExplorerCounts = per_explorer(
@@ -806,3 +808,19 @@ RefusedRecord = strict(
     "Why a record does not replay or match.",
 )
 ALSO_REGISTERED += [RefusedRecord]
+
+# Maps whose keys are a fixed list, as objects with those keys (a request's keys are checked too).
+MoneyStack = strict(
+    "MoneyStack",
+    {
+        str(value): fields.Integer(strict=True, validate=validate.Range(min=0, max=7))
+        for value in range(1, 10)
+    },
+    'Money value → copies left in the stack, e.g. {"1": 3, "9": 5}; a value left out: none',
+)
+TurtleOwners = strict(
+    "TurtleOwners",
+    {c: fields.Integer(strict=True, validate=validate.Range(min=0, max=6)) for c in TURTLE_COLOURS},
+    "Turtle colour → seat",
+)
+ALSO_REGISTERED += [MoneyStack, TurtleOwners, MagellanSides]

@@ -252,7 +252,9 @@ def resolve_refs(node: Any) -> Any:
     return node
 
 
-NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": r"\S",
+TEXT = r"[^\u0000-\u001f\u007f-\u009f]"
+NAME = {"type": "string", "minLength": 1, "maxLength": 40,
+        "pattern": rf"^{TEXT}*[^\s\u0000-\u001f\u007f-\u009f]{TEXT}*$",
         "description": "The player's name (not only spaces)"}  # fmt: skip
 
 

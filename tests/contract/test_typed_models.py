@@ -1,5 +1,5 @@
 """Every object the API answers or accepts is typed in the document, so generated clients get
-fields, not dictionaries: openapi-python-client makes no field-less model except the maps the
+fields, not dictionaries: openapi-python-client makes no field-less model except the 3 maps the
 document declares (with typed values), and openapi-typescript leaves no `unknown` in any schema
 but the record, which stays open to fields a newer server adds."""
 
@@ -19,18 +19,10 @@ from tests.conftest import ROOT
 
 BIN = ROOT / "node_modules/.bin"
 
-# Maps whose keys are data (colours, money values, explorers, note placeholders, field names);
-# each has typed values.
-DECLARED_MAPS = {
-    "MoveRequestOwners",
-    "MagellanOddsRequestStack",
-    "MagellanScoreRequestStack",
-    "MagellanScoreRequestSides",
-    "MagellanSheetCheckSides",
-    "MhingRoundWonActionFields",
-    "NoteParams",
-    "ValidationErrors",
-}
+# Maps whose keys are data (a note's placeholders, an action's field names, the request's own field
+# names in validation errors); each has typed values. Maps with a fixed list of keys (explorers,
+# money values, turtle colours) are objects with those keys.
+DECLARED_MAPS = {"MhingRoundWonActionFields", "NoteParams", "ValidationErrors"}
 
 
 def fieldless_models(models: Path) -> dict[str, bool]:
