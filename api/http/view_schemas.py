@@ -715,12 +715,14 @@ NextCard = strict(
 RuleFixed = strict("MagellanRuleFixed", {"entry": text(), "reason": text()})
 
 
-def optional_copy(schema: type[Schema], name: str) -> type[Schema]:
-    """The same fields, none required: what a request may send (defaults fill in the rest)."""
+def optional_copy(schema: type[Schema], name: str, nullable: tuple[str, ...] = ()) -> type[Schema]:
+    """The same fields, none required: what a request may send (defaults fill in the rest; the
+    `nullable` ones may also be null, read as left out)."""
     members = {}
     for key, field in schema._declared_fields.items():
         loose = copy.copy(field)
         loose.required = False
+        loose.allow_none = field.allow_none or key in nullable
         members[key] = loose
     return strict(name, members, f"{schema.__name__} as a request sends it: every key optional.")
 
@@ -739,7 +741,7 @@ EVENTS = {"Mahe": MAHE_EVENTS, "Magellan": MAGELLAN_EVENTS, "Mhing": MHING_EVENT
 
 OPTIONS_IN = [
     optional_copy(MaheOptions, "MaheOptionsRequest"),
-    optional_copy(MagellanOptions, "MagellanOptionsRequest"),
+    optional_copy(MagellanOptions, "MagellanOptionsRequest", nullable=("sides", "board_sheet")),
     optional_copy(MhingOptions, "MhingOptionsRequest"),
 ]
 ALSO_REGISTERED += OPTIONS_IN

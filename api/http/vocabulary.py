@@ -347,5 +347,8 @@ def register_views(spec: APISpec) -> None:
             },
         },
     )
+    # A record is loaded with its unknown keys kept (verify reads what it can) but exported with
+    # exactly the fields above: the document names them all.
+    spec.components.schemas["Record"]["additionalProperties"] = False
     resolve_refs(spec.components.schemas)
     resolve_refs(spec._paths)  # noqa: SLF001 - parameters and bodies declared in operations
