@@ -56,7 +56,7 @@ PER_OPERATION = {
         "/api/tables",
         "post",
         422,
-    ): "`unknown-game`, `invalid-players`, `invalid-option` … or `invalid-request`",
+    ): "`unknown-game`, `player-count`, `invalid-player`, `invalid-option` … or `invalid-request`",
     ("/api/tables/{table_id}/events", "post", 409): "`stale-version`: the table moved on; `table` is the "
     "current one",
     ("/api/tables/{table_id}/events", "post", 422): "The rules refuse the event: `code` and `rule` say why "
