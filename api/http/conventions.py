@@ -238,6 +238,7 @@ def apply_conventions(spec: APISpec) -> None:
                     response.setdefault("headers", {})["Content-Language"] = copy.deepcopy(CONTENT_LANGUAGE)
                     example = examples.get(operation["operationId"])
                     for media, content in response["content"].items():
+                        content.setdefault("schema", {"type": "string"})  # text answers (CSV)
                         if media == "application/json" and example is not None:
                             content.setdefault("example", json.loads(json.dumps(example, default=str)))
         for parameter in item.get("parameters", []):
