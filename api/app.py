@@ -15,6 +15,7 @@ from api.groups.history import FactsCache
 from api.groups.store import GroupStore
 from api.http import games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
 from api.http.context import SHEETS_KEY, STORE_KEY
+from api.http.conventions import apply_conventions
 from api.http.limits import install_rate_limits
 from api.http.links import add_links
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
@@ -22,6 +23,7 @@ from api.http.pwa import SheetIdConverter, register_path_converter, serve_static
 from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
 from api.http.security import register_security_headers, trust_proxies
+from api.http.spec_style import install_spec_style
 from api.http.stream import install_change_feed
 from api.http.verification import install_verification_limits
 from api.http.vocabulary import register_views, register_vocabulary
@@ -112,6 +114,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
 
     register_path_converter(app)
     api = KibitzApi(app)
+    install_spec_style(api)
     api.register_converter(SheetIdConverter, lambda _converter: {"type": "string"})
     app.extensions["kibitz.api"] = api
     api.spec.components.security_scheme(
@@ -143,6 +146,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     add_links(api.spec)
     register_vocabulary(api.spec)
     register_views(api.spec)
+    apply_conventions(api.spec)
     register_problem_handlers(app)
     register_security_headers(app)
     # Third-party web apps call the API from their own origin; writes use bearer tokens, not cookies.

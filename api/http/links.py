@@ -8,6 +8,11 @@ from typing import Any
 from apispec import APISpec
 
 TABLE_ID = {"table_id": "$response.body#/id"}
+# The token a link's target needs, as the header a stateful client sends (schemathesis follows
+# `header.` parameters with embedded runtime expressions).
+WRITE = {"header.Authorization": "Bearer {$response.body#/write_token}"}
+FIRST_SEAT = {"header.Authorization": "Bearer {$response.body#/seats/0/token}"}
+EDIT = {"header.Authorization": "Bearer {$response.body#/edit_token}"}
 
 
 def _link(operation: str, description: str, **parameters: str) -> dict[str, Any]:
@@ -20,6 +25,7 @@ FROM_NEW_TABLE = {
         "appendEvent",
         "Record an event; send `write_token` as `Authorization: Bearer …`.",
         **TABLE_ID,
+        **WRITE,
     ),
     "PreviewEvent": _link("previewEvent", "Preview an event on the new table.", **TABLE_ID),
     "ReadLog": _link("getLog", "Read the new table's log.", **TABLE_ID),
@@ -29,6 +35,7 @@ FROM_NEW_TABLE = {
         "The first player's own view; send `seats[0].token` as `Authorization: Bearer …`.",
         table_id="$response.body#/id",
         seat="$response.body#/seats/0/seat",
+        **FIRST_SEAT,
     ),
     "ExportRecord": _link("exportRecord", "Export the game once it is finished.", **TABLE_ID),
     "ExportCsv": _link("exportCsv", "Standings as CSV once the game is finished.", **TABLE_ID),
@@ -41,12 +48,23 @@ FROM_NEW_SHEET = {
         "updateSheet",
         "Change the sheet; send `edit_token` as `Authorization: Bearer …`.",
         sheet_id="$response.body#/id",
+        **EDIT,
     ),
 }
 
 
-# (path, method, status) of each creating operation → the links of its answer.
+NEXT_PAGE = {
+    "NextPage": _link(
+        "getLog",
+        "The next page of the log (while `next_after` is not null).",
+        table_id="$request.path.table_id",
+        after="$response.body#/next_after",
+    )
+}
+
+# (path, method, status) of each answer that names where to go next → its links.
 LINKS = {
+    ("/api/tables/{table_id}/events", "get", "200"): NEXT_PAGE,
     ("/api/tables", "post", "201"): FROM_NEW_TABLE,
     ("/api/sheets", "post", "201"): FROM_NEW_SHEET,
 }

@@ -22,12 +22,18 @@ SIDES = fields.Dict(
     keys=fields.String(validate=validate.OneOf(EXPLORERS)),
     values=fields.String(validate=validate.OneOf(("A", "B"))),
     load_default=dict,
-    metadata={"description": 'Board side per explorer, e.g. {"pizarro": "B"}; "A" where left out'},
+    metadata={
+        "description": 'Board side per explorer, e.g. {"pizarro": "B"}; "A" where left out',
+        "x-ref": "MagellanSides",
+    },
 )
 STACK = fields.Dict(
     keys=fields.String(validate=validate.OneOf([str(v) for v in MONEY_VALUES])),
     values=fields.Integer(strict=True, validate=validate.Range(min=0, max=7)),
-    metadata={"description": 'Money value → copies left in the stack, e.g. {"1": 3, "9": 5}'},
+    metadata={
+        "description": 'Money value → copies left in the stack, e.g. {"1": 3, "9": 5}',
+        "x-ref": "MoneyStack",
+    },
 )
 
 
@@ -81,7 +87,11 @@ class MagellanScorePlayerSchema(Schema):
 class MagellanScoreRequestSchema(Schema):
     sides = SIDES
     board_sheet = fields.Dict(
-        required=True, metadata={"description": "The board sheet (MG-2); the crowns of fields with ships"}
+        required=True,
+        metadata={
+            "description": "The board sheet (MG-2); the crowns of fields with ships",
+            "x-ref": "BoardSheet",
+        },
     )
     first_seat = fields.Integer(
         strict=True,
@@ -103,14 +113,18 @@ class MagellanScoreResultSchema(Schema):
         fields.Integer(strict=True), required=True, metadata={"description": "Seats, MG-10"}
     )
     scores = fields.List(
-        fields.Dict(),
+        fields.Dict(metadata={"x-ref": "MagellanScore"}),
         required=True,
         metadata={
             "description": "Per seat: fields, fields_total, money, magellan {piles, points}, pizarro, "
             "by_explorer, before_pizarro, total"
         },
     )
-    ranking = fields.List(fields.Dict(), required=True, metadata={"description": "seat, name, score, place"})
+    ranking = fields.List(
+        fields.Dict(metadata={"x-ref": "MagellanRanking"}),
+        required=True,
+        metadata={"description": "seat, name, score, place"},
+    )
     winners = fields.List(fields.Integer(strict=True), required=True)
     decided_by = fields.String(required=True, metadata={"description": "`points` or `shared` (MG-12)"})
     explanation = fields.String(required=True)
@@ -148,7 +162,7 @@ class MagellanOddsSchema(Schema):
     points_if_stop = fields.Integer(strict=True, required=True)
     expected_points = fields.Float(required=True, metadata={"description": "Best stopping rule"})
     advice = fields.String(required=True, metadata={"description": "`draw` or `stop` for most points"})
-    next_card = fields.List(fields.Dict(), required=True)
+    next_card = fields.List(fields.Dict(metadata={"x-ref": "MagellanNextCard"}), required=True)
     target = fields.Integer(strict=True, allow_none=True, required=True)
     beat_chance = fields.Float(metadata={"description": "Chance to end above target, best stopping rule"})
     beat_advice = fields.String(metadata={"description": "`draw` or `stop` to beat the target"})
@@ -156,15 +170,22 @@ class MagellanOddsSchema(Schema):
 
 
 class MagellanSheetCheckSchema(Schema):
-    sheet = fields.Dict(required=True)
+    sheet = fields.Dict(required=True, metadata={"x-ref": "BoardSheet"})
     sides = SIDES
 
 
 class MagellanSheetCheckResultSchema(Schema):
-    sheet = fields.Dict(required=True, metadata={"description": "The sheet in full shape, nulls included"})
+    sheet = fields.Dict(
+        required=True,
+        metadata={"description": "The sheet in full shape, nulls included", "x-ref": "BoardSheet"},
+    )
     missing = fields.List(fields.String(), required=True, metadata={"description": "Still null, these sides"})
     complete = fields.Boolean(required=True)
-    rule_fixed = fields.List(fields.Dict(), required=True, metadata={"description": "Entries a rule fixes"})
+    rule_fixed = fields.List(
+        fields.Dict(metadata={"x-ref": "MagellanRuleFixed"}),
+        required=True,
+        metadata={"description": "Entries a rule fixes"},
+    )
 
 
 def example_sheet() -> dict[str, Any]:

@@ -8,11 +8,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from api.rules.mahe.constants import TURTLE_COLOURS
 from api.rules.mahe.position import resolve_move
 
 blp = Blueprint("mahe", __name__, url_prefix="/api/mahe", description="Mahé without a table")
 
-COLOUR = fields.String(validate=validate.Length(min=1, max=20))
+COLOUR = fields.String(validate=validate.Length(min=1, max=20), metadata={"enum": list(TURTLE_COLOURS)})
 
 
 class PositionSchema(Schema):
@@ -27,7 +28,9 @@ class PositionSchema(Schema):
 
 class MoveRequestSchema(Schema):
     position = fields.Nested(PositionSchema, required=True)
-    turtle = fields.String(required=True, metadata={"description": "The moving turtle"})
+    turtle = fields.String(
+        required=True, metadata={"description": "The moving turtle", "enum": list(TURTLE_COLOURS)}
+    )
     dice = fields.List(
         fields.Integer(strict=True, validate=validate.Range(min=1, max=6)),
         required=True,
@@ -37,7 +40,10 @@ class MoveRequestSchema(Schema):
     owners = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(strict=True, validate=validate.Range(min=0, max=6)),
-        metadata={"description": "Turtle colour → seat, to name seats in the answer"},
+        metadata={
+            "description": "Turtle colour → seat, to name seats in the answer",
+            "x-ref": "TurtleOwners",
+        },
     )
     face_up = fields.Integer(
         strict=True,

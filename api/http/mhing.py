@@ -131,6 +131,15 @@ class PremiumSchema(Schema):
     cards = fields.List(fields.String(), required=True, metadata={"description": "Flowers: the flower cards"})
 
 
+class HandNotationSchema(Schema):
+    """A hand as the referee understood it, in MH-10 notation (jokers in groups declared)."""
+
+    groups = fields.List(fields.String(), required=True, metadata={"description": "Laid-out groups"})
+    hidden = fields.String(required=True)
+    flowers = fields.String(required=True)
+    discard = fields.Boolean(required=True)
+
+
 class ScoreResultSchema(Schema):
     wins = fields.Boolean(required=True, metadata={"description": "The hand goes out (MH-5, MH-7)"})
     reason_code = fields.String(
@@ -149,7 +158,11 @@ class ScoreResultSchema(Schema):
     points = fields.Integer(strict=True, required=True, metadata={"description": "MH-8"})
     flowers = fields.List(fields.String(), required=True)
     discard = fields.Boolean(required=True)
-    hand = fields.Dict(required=True, metadata={"description": "The hand as understood, in MH-10 notation"})
+    hand = fields.Nested(
+        HandNotationSchema,
+        required=True,
+        metadata={"description": "The hand as understood, in MH-10 notation"},
+    )
 
 
 class WaitsRequestSchema(HandSchema):
@@ -186,7 +199,7 @@ class WaitsResultSchema(Schema):
     cards = fields.Integer(strict=True, required=True)
     ready = fields.Boolean(required=True, metadata={"description": "At least one card completes the hand"})
     waits = fields.List(fields.Nested(WaitSchema), required=True)
-    hand = fields.Dict(required=True)
+    hand = fields.Nested(HandNotationSchema, required=True)
 
 
 class PointsBodySchema(Schema):

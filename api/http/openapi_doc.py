@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import yaml
@@ -12,7 +13,8 @@ from api.app import create_app
 
 def openapi_dict(app: Flask) -> dict[str, Any]:
     api = app.extensions["kibitz.api"]
-    return dict(api.spec.to_dict())
+    # Through JSON: no object shared between two places, so the YAML has no anchors and aliases.
+    return dict(json.loads(json.dumps(api.spec.to_dict())))
 
 
 def render_openapi(app: Flask | None = None) -> str:

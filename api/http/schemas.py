@@ -5,8 +5,13 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from api.http.strict import Name
+from api.rules.registry import GAMES
 
 MAX_SEED = 2**62
+# Typed in the document by name (api.http.view_schemas; markers resolved by api.http.vocabulary).
+OPTIONS_REQUESTS = ["MaheOptionsRequest", "MagellanOptionsRequest", "MhingOptionsRequest"]
+OPTIONS = ["MaheOptions", "MagellanOptions", "MhingOptions"]
+RESULTS = ["MaheResult", "MagellanResult", "MhingResult"]
 
 
 class ProblemSchema(Schema):
@@ -18,8 +23,12 @@ class ProblemSchema(Schema):
     code = fields.String(metadata={"description": "Stable machine-readable code, e.g. `stale-version`"})
     detail = fields.String(metadata={"description": "What went wrong, in words a player understands"})
     rule = fields.String(metadata={"description": "Referee rule number (e.g. MA-3) behind a refusal"})
-    errors = fields.Dict(metadata={"description": "Field-by-field validation messages"})
-    table = fields.Dict(metadata={"description": "The current table, with 409 stale-version"})
+    errors = fields.Dict(
+        metadata={"description": "Field-by-field validation messages", "x-ref": "ValidationErrors"}
+    )
+    table = fields.Dict(
+        metadata={"description": "The current table, with 409 stale-version", "x-ref": "Table"}
+    )
 
 
 class PlayerSetupSchema(Schema):
@@ -42,7 +51,10 @@ class CreateTableSchema(Schema):
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
-        metadata={"description": "Game options; see GET /api/games for each game's options"},
+        metadata={
+            "description": "Game options; see GET /api/games for each game's options",
+            "x-any-of": OPTIONS_REQUESTS,
+        },
     )
     seed = fields.Integer(
         strict=True,
@@ -89,7 +101,7 @@ class TableSchema(Schema):
         strict=True, required=True, metadata={"description": "Number of log entries so far"}
     )
     finished = fields.Boolean(required=True)
-    players = fields.List(fields.Dict(), required=True)
+    players = fields.List(fields.Dict(metadata={"x-ref": "PlayerSetup"}), required=True)
     options = fields.Dict(required=True)
     state = fields.Dict(required=True, metadata={"description": "The game state as players see it"})
     legal_actions = fields.Dict(
@@ -122,7 +134,8 @@ class PrivateViewSchema(Schema):
         allow_none=True,
         required=True,
         metadata={
-            "description": "What only this seat may see (Magellan ledger: the own hand); null if nothing"
+            "description": "What only this seat may see (Magellan ledger: the own hand); null if nothing",
+            "x-one-of": ["MahePrivateView", "MagellanPrivateView"],
         },
     )
 
@@ -158,7 +171,7 @@ class PreviewResultSchema(Schema):
 class LogEntrySchema(Schema):
     seq = fields.Integer(strict=True, required=True)
     kind = fields.String(required=True, metadata={"description": "`game` or `undo`"})
-    event = fields.Dict(required=True)
+    event = fields.Dict(required=True, metadata={"x-ref": "LoggedEvent"})
     undoes = fields.Integer(
         strict=True, allow_none=True, metadata={"description": "For an undo: the seq it took back"}
     )
@@ -169,6 +182,32 @@ class LogEntrySchema(Schema):
 class LogSchema(Schema):
     version = fields.Integer(strict=True, required=True)
     events = fields.List(fields.Nested(LogEntrySchema), required=True)
+    next_after = fields.Integer(
+        strict=True,
+        allow_none=True,
+        required=True,
+        metadata={"description": "Ask again with `after` = this for the next page; null: no more"},
+    )
+    next = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The next page's path (also in the `Link` header, rel=next); null: no more"},
+    )
+
+
+MAX_LOG_PAGE = 1000
+
+
+class LogQuerySchema(Schema):
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=10**9),
+        metadata={"description": "Only entries after this log position (seq); 0: from the start"},
+    )
+    limit = fields.Integer(
+        validate=validate.Range(min=1, max=MAX_LOG_PAGE),
+        metadata={"description": f"At most this many entries (1–{MAX_LOG_PAGE}); all when left out"},
+    )
 
 
 class PowerSchema(Schema):
@@ -216,7 +255,7 @@ class GameInfoSchema(Schema):
     title = fields.String(required=True)
     min_players = fields.Integer(strict=True, required=True)
     max_players = fields.Integer(strict=True, required=True)
-    options = fields.Dict(required=True, metadata={"description": "Option defaults"})
+    options = fields.Dict(required=True, metadata={"description": "Option defaults", "x-any-of": OPTIONS})
     powers = fields.List(
         fields.Nested(PowerSchema),
         metadata={"description": "Magellan only: MG-8 as data, one row per explorer, side and field"},
@@ -244,7 +283,10 @@ class RecordEventSchema(Schema):
     event = fields.Dict(
         required=True,
         validate=_has_type,
-        metadata={"description": 'The event as appended, e.g. `{"type": "die", "value": 4}`'},
+        metadata={
+            "description": 'The event as appended, e.g. `{"type": "die", "value": 4}`',
+            "x-ref": "LoggedEvent",
+        },
     )
 
 
@@ -258,12 +300,15 @@ class RecordSchema(Schema):
     table_id = fields.String(
         metadata={"description": "The table it was recorded at (part of what is signed)"}
     )
-    game = fields.String(required=True)
+    game = fields.String(required=True, metadata={"enum": list(GAMES)})
     players = fields.List(fields.Nested(PlayerSetupSchema), required=True, validate=validate.Length(min=1))
-    options = fields.Dict(load_default=dict)
+    options = fields.Dict(load_default=dict, metadata={"x-any-of": OPTIONS_REQUESTS})
     seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEED))
     events = fields.List(fields.Nested(RecordEventSchema), required=True)
-    result = fields.Dict(allow_none=True)
+    result = fields.Dict(allow_none=True, metadata={"x-any-of": RESULTS})
+    table_id = fields.String(metadata={"description": "The table it was exported from"})
+    created_at = fields.String(metadata={"description": "When the table was created (ISO 8601)"})
+    finished_at = fields.String(metadata={"description": "When the game finished (ISO 8601)"})
     chain = fields.Nested(
         "ChainSchema", metadata={"description": "The hash chain over the entries: its length and last hash"}
     )
@@ -320,7 +365,9 @@ class VerificationSchema(Schema):
         metadata={"description": "Signed by this server, its chain whole, replays to the end and matches"},
     )
     finished = fields.Boolean(required=True)
-    result = fields.Dict(allow_none=True, metadata={"description": "The result the replay computes"})
+    result = fields.Dict(
+        allow_none=True, metadata={"description": "The result the replay computes", "x-any-of": RESULTS}
+    )
     claimed_result_matches = fields.Boolean(required=True)
     chain = fields.Nested(
         ChainCheckSchema, required=True, metadata={"description": "Where the hash chain breaks"}
@@ -330,9 +377,13 @@ class VerificationSchema(Schema):
         validate=validate.OneOf(["valid", "invalid", "unsigned"]),
         metadata={"description": "The server's signature of the head: a record without one is never valid"},
     )
-    problem = fields.Dict(allow_none=True, metadata={"description": "Why it is not valid"})
+    problem = fields.Dict(
+        allow_none=True, metadata={"description": "Why it is not valid", "x-ref": "RecordRefusal"}
+    )
 
 
 class BgStatsSchema(Schema):
     url = fields.String(required=True, metadata={"description": "bgstats:// link that opens BG Stats"})
-    play = fields.Dict(required=True, metadata={"description": "The play as BG Stats imports it"})
+    play = fields.Dict(
+        required=True, metadata={"description": "The play as BG Stats imports it", "x-ref": "BgStatsPlay"}
+    )

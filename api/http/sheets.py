@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 from api.http.context import bearer_token, sheet_store
 from api.http.limits import guard_creation, guard_token
 from api.http.strict import Name
-from api.sheets.kinds import sheet_kind
+from api.sheets.kinds import SHEET_KINDS, sheet_kind
 from api.sheets.store import sheet_view
 
 blp = Blueprint("sheets", __name__, url_prefix="/api/sheets", description="Board sheets (Magellan MG-2)")
@@ -20,17 +20,22 @@ SHEET_NAME = Name(required=True, validate=validate.Length(min=1, max=80))
 
 
 class SheetCreateSchema(Schema):
-    game = fields.String(required=True, metadata={"description": "Game the sheet belongs to"})
+    game = fields.String(
+        required=True, metadata={"description": "Game the sheet belongs to", "enum": list(SHEET_KINDS)}
+    )
     name = SHEET_NAME
     data = fields.Dict(
         required=True,
-        metadata={"description": "The sheet; null numbers are entries not typed in yet"},
+        metadata={
+            "description": "The sheet; null numbers are entries not typed in yet",
+            "x-ref": "BoardSheet",
+        },
     )
 
 
 class SheetUpdateSchema(Schema):
     name = SHEET_NAME
-    data = fields.Dict(required=True)
+    data = fields.Dict(required=True, metadata={"x-ref": "BoardSheet"})
     expected_version = fields.Integer(
         strict=True,
         required=True,
@@ -44,7 +49,7 @@ class SheetSchema(Schema):
     game = fields.String(required=True)
     name = fields.String(required=True)
     version = fields.Integer(strict=True, required=True)
-    data = fields.Dict(required=True)
+    data = fields.Dict(required=True, metadata={"x-ref": "BoardSheet"})
     missing = fields.List(
         fields.String(), required=True, metadata={"description": "Entries still empty (either side)"}
     )
@@ -60,12 +65,14 @@ class CreatedSheetSchema(Schema):
 
 
 class TemplateQuerySchema(Schema):
-    game = fields.String(required=True)
+    game = fields.String(required=True, metadata={"enum": list(SHEET_KINDS), "example": "magellan"})
 
 
 class SheetTemplateSchema(Schema):
     game = fields.String(required=True)
-    data = fields.Dict(required=True, metadata={"description": "Every entry, all null"})
+    data = fields.Dict(
+        required=True, metadata={"description": "Every entry, all null", "x-ref": "BoardSheet"}
+    )
 
 
 @blp.route("")
@@ -114,7 +121,7 @@ class SheetResource(MethodView):
         """
         return sheet_view(sheet_store().get(sheet_id))
 
-    @blp.doc(operationId="updateSheet", security=[{"writeToken": []}])
+    @blp.doc(operationId="updateSheet", security=[{"editToken": []}])
     @blp.arguments(
         SheetUpdateSchema, example={"name": "Our board", "data": {"explorers": {}}, "expected_version": 1}
     )

@@ -73,22 +73,13 @@ STREAM_DOC = {
             "entries since the version you had (as `GET …/events` shows them), `table` is the table as "
             "`GET /api/tables/{id}` shows it, `private` the seat's own view (with `?seat`). Lines "
             "starting with `:` are heartbeats. Reconnect with `Last-Event-ID` to resume.",
-            # The schema of each event (SSE fields), as stream-aware tools read it.
+            # Each event as an SSE client parses it (schemathesis checks every event against it); its
+            # `data:` is one line of JSON, a `TableStreamMessage` (`x-contentSchema`).
             "content": {
                 EVENT_STREAM: {
-                    "schema": {
-                        "type": "object",
-                        "required": ["event", "data"],
-                        "properties": {
-                            "event": {"type": "string", "enum": ["table"]},
-                            "id": {"type": "string", "pattern": "^[0-9]+$"},
-                            "data": {
-                                "type": "string",
-                                "description": "JSON `{version, entries, table, private}`",
-                            },
-                            "retry": {"type": "integer"},
-                        },
-                    }
+                    "schema": {"$ref": "#/components/schemas/TableStreamEvent"},
+                    "example": 'retry: 2000\n\nid: 4\nevent: table\ndata: {"entries":[],"private":null,'
+                    '"table":{"game":"mahe","id":"q3v…","version":4},"version":4}\n\n: heartbeat\n\n',
                 }
             },
         }

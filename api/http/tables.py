@@ -17,6 +17,7 @@ from api.http.schemas import (
     AppendSchema,
     CreatedTableSchema,
     CreateTableSchema,
+    LogQuerySchema,
     LogSchema,
     PreviewResultSchema,
     PreviewSchema,
@@ -37,8 +38,9 @@ IDEMPOTENCY_HEADER = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
-    "schema": {"type": "string", "maxLength": 128},
-    "description": "Makes a retried append harmless: the same key and body are applied once.",
+    "schema": {"type": "string", "pattern": "^[!-~]{1,128}$", "example": "5f0c2a4e-8d1b-4c3e"},
+    "description": "Makes a retried append harmless: the same key and body are applied once "
+    "(1 to 128 visible ASCII characters; a UUID is ideal).",
 }
 IF_NONE_MATCH = {
     "in": "header",
@@ -116,20 +118,30 @@ class TableResource(MethodView):
 @blp.route("/<string:table_id>/events")
 class TableEvents(MethodView):
     @blp.doc(operationId="getLog")
-    @blp.response(200, LogSchema)
+    @blp.arguments(LogQuerySchema, location="query")
+    @blp.response(200, LogSchema, headers={"Link": {"schema": {"type": "string"}, "description": "rel=next"}})
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
     @blp.alt_response(
         409, response="CONFLICT", description="`record-damaged`: the stored log was changed outside Kibitz"
     )
-    def get(self, table_id: str) -> dict[str, Any]:
-        """Read the full log
+    def get(self, query: dict[str, Any], table_id: str) -> Any:
+        """Read the log
 
-        Every entry ever appended, in order, undo entries included; `in_effect` is false for events
-        that were undone. Each read checks the stored hash chain and its signed head: an entry
-        changed, removed or moved in the database answers 409 `record-damaged` naming its `seq`.
+        The entries ever appended, in order, undo entries included; `in_effect` is false for events
+        that were undone. Page through a long log with `limit` and `after` (the `seq` of the last
+        entry you have): `next` and the `Link` header name the next page. Without them, the whole log.
+        Each read checks the stored hash chain and its signed head: an entry changed, removed or
+        moved in the database answers 409 `record-damaged` naming its `seq`.
         """
         table, entries = store().log(table_id)
-        return {"version": table.version, "events": entries}
+        after, limit = query["after"], query.get("limit")
+        page = [entry for entry in entries if entry["seq"] > after]
+        more = limit is not None and len(page) > limit
+        page = page[:limit] if limit is not None else page
+        next_after = page[-1]["seq"] if more else None
+        link = f"/api/tables/{table_id}/events?after={next_after}&limit={limit}" if more else None
+        body = {"version": table.version, "events": page, "next_after": next_after, "next": link}
+        return body, 200, ({"Link": f'<{link}>; rel="next"'} if link else {})
 
     @blp.doc(operationId="appendEvent", security=WRITE_SECURITY, parameters=[IDEMPOTENCY_HEADER])
     @blp.arguments(

@@ -13,12 +13,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from apispec import APISpec
-from marshmallow import INCLUDE, RAISE, Schema, fields, validate
+from marshmallow import RAISE, Schema, fields, validate
 
+from api.http import view_schemas as views
 from api.rules.common import events as common
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
+from api.rules.mahe.constants import TURTLE_COLOURS
 from api.rules.mahe.events import EVENT_FIELDS as MAHE_EVENTS
 from api.rules.mhing.events import EVENT_FIELDS as MHING_EVENTS
+from api.rules.registry import GAMES
 
 VOCABULARY: dict[str, Mapping[str, common.Fields]] = {
     "Mahe": MAHE_EVENTS,
@@ -48,7 +51,7 @@ def _field(spec: common.Field) -> fields.Field:
     if spec.kind == "string":
         return fields.String(validate=validate.OneOf(spec.choices), **options)
     if spec.kind == "object":
-        return fields.Dict(**options)
+        return fields.Nested(views.BoardSheet, **options)
     return fields.Nested(MhingHandSchema, **options)
 
 
@@ -122,18 +125,16 @@ def register_vocabulary(spec: APISpec) -> None:
     that resolve the discriminator), and point the append and preview bodies' `event` at it."""
     mapping: dict[str, str] = {}
     for game, by_kind in schemas().items():
-        game_refs = []
         for kind, schema in by_kind.items():
             declared = VOCABULARY.get(game, {}).get(kind, {})
             spec.components.schema(schema.__name__, {"example": example(kind, declared)}, schema=schema)
-            game_refs.append(_ref(schema.__name__))
             mapping[kind] = f"#/components/schemas/{schema.__name__}"
-        if game != "Table":
+        if game != "Table":  # each game's own union, for clients that type one game's events
             spec.components.schema(
                 f"{game}Event",
                 {
                     "description": f"Every event a {game} table records (besides undo).",
-                    "oneOf": game_refs,
+                    "oneOf": [{"$ref": mapping[kind]} for kind in by_kind],
                     "discriminator": {
                         "propertyName": "type",
                         "mapping": {kind: mapping[kind] for kind in by_kind},
@@ -150,209 +151,185 @@ def register_vocabulary(spec: APISpec) -> None:
     )
     for body in ("Append", "Preview"):
         spec.components.schemas[body]["properties"]["event"] = _ref(ANY_EVENT)
+    register_logged(spec, mapping)
+    # The generic body schema the server loads with, and flask-smorest's page metadata: documented
+    # by the typed vocabulary and the events list's own paging instead.
+    for orphan in ("Event", "PaginationMetadata"):
+        spec.components.schemas.pop(orphan, None)
+
+
+HIDDEN = {"type": "string", "enum": ["hidden"], "description": "Secret until the game is over"}
+# Fields the open log masks while the game runs (api.rules.magellan.game.SECRET_EVENT_FIELDS).
+MASKED = {"draw": ("MagellanDrawEvent", "cards"), "slide": ("MagellanSlideEvent", "value"),
+          "swap": ("MagellanSwapEvent", "draw")}  # fmt: skip
+
+
+def register_logged(spec: APISpec, mapping: dict[str, str]) -> None:
+    """`LoggedEvent`: an event as the log and records show it — as appended, except that an undo
+    may carry the fresh seed it drew (`reseed`, `"hidden"` until the game is over) and a secret
+    Magellan value reads `"hidden"` while the game runs."""
+    logged = dict(mapping)
+    components = spec.components.schemas
+    for kind, (name, field) in MASKED.items():
+        variant = copy.deepcopy(components[name])
+        variant["properties"][field] = {"anyOf": [variant["properties"][field], HIDDEN]}
+        variant.pop("example", None)
+        spec.components.schema(f"Logged{name}", variant)
+        logged[kind] = f"#/components/schemas/Logged{name}"
+    undo = copy.deepcopy(components[UNDO])
+    undo["properties"]["reseed"] = {
+        "anyOf": [{"type": "integer", "minimum": 0}, HIDDEN],
+        "description": "The fresh seed an undo that reopened a finished game drew",
+    }
+    undo.pop("example", None)
+    spec.components.schema("LoggedUndoEvent", undo)
+    logged["undo"] = "#/components/schemas/LoggedUndoEvent"
+    spec.components.schema(
+        "LoggedEvent",
+        {
+            "description": "An event as the log and a record show it.",
+            "oneOf": [{"$ref": target} for target in logged.values()],
+            "discriminator": {"propertyName": "type", "mapping": logged},
+        },
+    )
 
 
 # ---------- what a table shows: each game's public view and legal actions ----------
 
 
-class NoteSchema(Schema):
-    """A referee note beside the legal actions, with the rule it applies."""
-
-    class Meta:
-        unknown = RAISE
-
-    code = fields.String(required=True, metadata={"description": "Stable; translate by it"})
-    rule = fields.String(allow_none=True, metadata={"description": "e.g. MA-3"})
-    text = fields.String(
-        required=True, metadata={"description": "The note in the language asked for (Accept-Language)"}
-    )
-    template = fields.String(
-        required=True,
-        metadata={"description": "The English sentence with {placeholders} for `params`: the message id"},
-    )
-    params = fields.Dict(
-        required=True,
-        metadata={
-            "description": "The values the sentence puts in (names, numbers): translate by `code` with them"
-        },
-    )
-
-
-def _action(game: str, kinds: list[str]) -> type[Schema]:
-    """A legal action: the event type it records, plus what the game says about it (values, odds)."""
-    members = {"type": fields.String(required=True, validate=validate.OneOf(kinds))}
-    return type(f"{game}Action", (Schema,), {**members, "Meta": type("Meta", (), {"unknown": INCLUDE})})
-
-
-def _strict(name: str, members: dict[str, fields.Field]) -> type[Schema]:
-    return type(name, (Schema,), {**members, "Meta": type("Meta", (), {"unknown": RAISE})})
-
-
-def _undo() -> fields.Field:
-    return fields.Dict(
-        required=True, metadata={"description": "`{possible}`: whether an undo would take something back"}
-    )
-
-
-def _notes() -> fields.Field:
-    return fields.List(fields.Nested(NoteSchema), required=True)
-
-
-def _maybe(field: type[fields.Field], **kwargs: Any) -> fields.Field:
-    return field(required=True, allow_none=True, **kwargs)
-
-
-def _need(field: type[fields.Field], *args: Any, **kwargs: Any) -> fields.Field:
-    return field(*args, required=True, **kwargs)
-
-
 def game_views() -> dict[str, tuple[type[Schema], type[Schema]]]:
     """(public view, legal actions) per game, as `GET /api/tables/{id}` shows them (MA-*, MG-*, MH-*)."""
-    mahe_action = _action("Mahe", list(MAHE_EVENTS))
-    magellan_action = _action("Magellan", list(MAGELLAN_EVENTS))
-    mhing_action = _action("Mhing", list(MHING_EVENTS))
     return {
-        "mahe": (
-            _strict(
-                "MaheView",
-                {
-                    "game": _need(fields.String, validate=validate.Equal("mahe")),
-                    "options": _need(fields.Dict),
-                    "players": _need(
-                        fields.List, fields.Dict(), metadata={"description": "Seats, turtles, cards (MA-7)"}
-                    ),
-                    "raft": _need(
-                        fields.List, fields.String(), metadata={"description": "Turtles on the raft (MA-2)"}
-                    ),
-                    "track": _need(
-                        fields.List,
-                        fields.List(fields.String()),
-                        metadata={"description": "21 fields, stacks bottom first"},
-                    ),
-                    "face_up": _maybe(
-                        fields.Integer, metadata={"description": "The face-up egg card (MA-7)"}
-                    ),
-                    "pile_count": _need(fields.Integer),
-                    "set_aside_count": _need(fields.Integer),
-                    "box": _need(fields.List, fields.Raw()),
-                    "beach_exposed": _need(fields.Boolean),
-                    "beach_taken_by": _maybe(fields.Integer),
-                    "phase": _need(fields.String),
-                    "turn": _need(fields.Dict),
-                    "last_move": _maybe(fields.Dict),
-                    "draws": _need(fields.Integer, metadata={"description": "Server draws so far (MA-12)"}),
-                    "result": _maybe(fields.Dict),
-                },
-            ),
-            _strict(
-                "MaheLegalActions",
-                {
-                    "phase": _need(fields.String),
-                    "decider": _maybe(fields.Dict, metadata={"description": "Who decides and why (MA-4)"}),
-                    "mover": _maybe(fields.Integer),
-                    "turtle": _maybe(fields.String),
-                    "actions": _need(fields.List, fields.Nested(mahe_action)),
-                    "notes": _notes(),
-                    "undo": _undo(),
-                },
-            ),
-        ),
-        "magellan": (
-            _strict(
-                "MagellanView",
-                {
-                    "game": _need(fields.String, validate=validate.Equal("magellan")),
-                    "options": _need(fields.Dict),
-                    "phase": _need(fields.Integer, metadata={"description": "1 to 3 (MG-3)"}),
-                    "stage": _need(fields.String),
-                    "waiting_for": _need(fields.String),
-                    "decks": _need(fields.List, fields.Dict()),
-                    "card": _maybe(
-                        fields.Dict, metadata={"description": "The explorer on auction or sold (MG-4)"}
-                    ),
-                    "players": _need(fields.List, fields.Dict()),
-                    "board": _need(fields.Dict),
-                    "history": _need(fields.List, fields.Dict()),
-                    "last_winner": _maybe(fields.Integer),
-                    "money": _maybe(fields.Dict),
-                    "incomes": _need(fields.List, fields.Raw()),
-                    "phase_end": _maybe(fields.Dict),
-                    "scoring": _maybe(fields.Dict),
-                    "board_sheet": _need(fields.Dict),
-                    "board_sheet_missing": _need(fields.List, fields.Raw()),
-                    "board_sheet_needed_now": _need(fields.List, fields.Raw()),
-                    "result": _maybe(fields.Dict),
-                },
-            ),
-            _strict(
-                "MagellanLegalActions",
-                {
-                    "phase": _need(fields.Integer),
-                    "stage": _need(fields.String),
-                    "step": _need(fields.String),
-                    "next": _maybe(fields.Dict),
-                    "actors": _need(
-                        fields.List,
-                        fields.Dict(),
-                        metadata={"description": "Who may act, with their actions"},
-                    ),
-                    "table_actions": _need(fields.List, fields.Nested(magellan_action)),
-                    "blocked": _maybe(
-                        fields.Dict, metadata={"description": "What the board sheet still needs (MG-2)"}
-                    ),
-                    "notes": _notes(),
-                    "undo": _undo(),
-                },
-            ),
-        ),
-        "mhing": (
-            _strict(
-                "MhingView",
-                {
-                    "settlement": _need(fields.Integer, metadata={"description": "Variant 1 or 2 (MH-9)"}),
-                    "target": _maybe(fields.Integer),
-                    "total_points": _maybe(fields.Integer),
-                    "players": _need(fields.List, fields.Dict()),
-                    "dealer": _need(fields.Integer, metadata={"description": "Who deals (MH-2)"}),
-                    "round": _need(fields.Integer),
-                    "rounds_played": _need(fields.Integer),
-                    "rounds": _need(
-                        fields.List, fields.Dict(), metadata={"description": "The latest rounds"}
-                    ),
-                    "last_round": _maybe(fields.Dict),
-                    "finished": _need(fields.Boolean),
-                    "ended_by": _maybe(fields.String),
-                },
-            ),
-            _strict(
-                "MhingLegalActions",
-                {
-                    "phase": _need(fields.String),
-                    "round": _need(fields.Integer),
-                    "dealer": _maybe(fields.Dict),
-                    "decider": _maybe(fields.Dict),
-                    "actions": _need(fields.List, fields.Nested(mhing_action)),
-                    "notes": _notes(),
-                    "undo": _undo(),
-                },
-            ),
-        ),
+        "mahe": (views.MaheView, views.MaheLegalActions),
+        "magellan": (views.MagellanView, views.MagellanLegalActions),
+        "mhing": (views.MhingView, views.MhingLegalActions),
+    }
+
+
+OPTIONS = {"mahe": views.MaheOptions, "magellan": views.MagellanOptions, "mhing": views.MhingOptions}
+RESULTS = {"mahe": views.MaheResult, "magellan": views.MagellanResult, "mhing": views.MhingResult}
+
+
+def register_actions(spec: APISpec) -> None:
+    """Each game's legal actions: one schema per action type, a union discriminated by `type`."""
+    for game, actions in views.ACTIONS.items():
+        mapping = {}
+        for schema in actions:
+            spec.components.schema(schema.__name__, schema=schema)
+            event = schema._declared_fields["type"].validate.comparable  # type: ignore[union-attr]
+            mapping[event] = f"#/components/schemas/{schema.__name__}"
+        spec.components.schema(
+            f"{game}Action",
+            {
+                "description": f"A legal action at a {game} table: the event type it records, with the "
+                "choices and odds the referee gives for it.",
+                "oneOf": [{"$ref": target} for target in mapping.values()],
+                "discriminator": {"propertyName": "type", "mapping": mapping},
+            },
+        )
+
+
+def resolve_refs(node: Any) -> Any:
+    """Turn the markers schemas leave in `x-` metadata into references, in place: `x-ref` → `$ref`
+    (`allOf` + `nullable` when it may be null), `x-one-of` / `x-any-of` → `oneOf` / `anyOf` of refs.
+    The marked field's own generic `type` and `additionalProperties` give way to them."""
+    if isinstance(node, dict):
+        if "x-ref" in node:
+            target = _ref(node.pop("x-ref"))
+            keep = {k: node[k] for k in ("description", "nullable", "example") if k in node}
+            node.clear()
+            node.update({"allOf": [target], **keep} if keep.get("nullable") else {**target})
+        for marker, keyword in (("x-one-of", "oneOf"), ("x-any-of", "anyOf")):
+            if marker in node:
+                node[keyword] = [_ref(name) for name in node.pop(marker)]
+                node.pop("type", None)
+                node.pop("additionalProperties", None)
+        for value in node.values():
+            resolve_refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            resolve_refs(value)
+    return node
+
+
+TEXT = r"[^\u0000-\u001f\u007f-\u009f]"
+NAME = {"type": "string", "minLength": 1, "maxLength": 40,
+        "pattern": rf"^{TEXT}*[^\s\u0000-\u001f\u007f-\u009f]{TEXT}*$",
+        "description": "The player's name (not only spaces)"}  # fmt: skip
+
+
+def register_creation(spec: APISpec) -> None:
+    """`CreateTable` as one schema per game (discriminator `game`): its player count (MA-2, MG-3,
+    MH-2), what each player brings (Mahé: the turtle colours) and its options with their values."""
+    generic = spec.components.schemas["CreateTable"]
+    mahe_player = {
+        "type": "object",
+        "required": ["name", "colours"],
+        "additionalProperties": False,
+        "properties": {
+            "name": NAME,
+            "colours": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 2,
+                "uniqueItems": True,
+                "items": {"type": "string", "enum": list(TURTLE_COLOURS)},
+                "description": "Turtle colours: two each with 2–3 players, one each with 4–7 (MA-2)",
+            },
+        },
+    }
+    named = {
+        "type": "object",
+        "required": ["name"],
+        "additionalProperties": False,
+        "properties": {"name": NAME},
+    }
+    mapping = {}
+    for game in GAMES.values():
+        typed = copy.deepcopy(generic)
+        typed["properties"]["game"] = {"type": "string", "enum": [game.name]}
+        typed["properties"]["players"].update(
+            minItems=game.min_players,
+            maxItems=game.max_players,
+            items=mahe_player if game.name == "mahe" else named,
+        )
+        typed["properties"]["options"] = _ref(f"{game.name.capitalize()}OptionsRequest")
+        name = f"Create{game.name.capitalize()}Table"
+        spec.components.schema(name, typed)
+        mapping[game.name] = f"#/components/schemas/{name}"
+    spec.components.schemas["CreateTable"] = {
+        "description": "A new table: the game, its players in seat order, options and an optional seed.",
+        "oneOf": [{"$ref": target} for target in mapping.values()],
+        "discriminator": {"propertyName": "game", "mapping": mapping},
     }
 
 
 def register_views(spec: APISpec) -> None:
-    """`Table` becomes a `oneOf` per game (discriminator `game`), each with its typed view and legal
-    actions; every answer that carries a table (create, read, append, preview, 409) says so."""
+    """`Table` becomes a `oneOf` per game (discriminator `game`), each with its typed view, legal
+    actions, options and result; every answer that carries a table (create, read, append, preview,
+    409) says so."""
+    register_actions(spec)
+    register_creation(spec)
+    for schema in views.ALSO_REGISTERED:
+        if schema.__name__ not in spec.components.schemas:
+            spec.components.schema(schema.__name__, schema=schema)
     generic = spec.components.schemas["Table"]
     mapping = {}
     for game, (view, legal) in game_views().items():
-        for schema in (view, legal):
-            spec.components.schema(schema.__name__, schema=schema)
-        name = f"{schema.__name__.removesuffix('LegalActions')}Table"
+        for schema in (view, legal, OPTIONS[game], RESULTS[game]):
+            if schema.__name__ not in spec.components.schemas:
+                spec.components.schema(schema.__name__, schema=schema)
+        name = f"{legal.__name__.removesuffix('LegalActions')}Table"
         typed = copy.deepcopy(generic)
         typed["properties"]["game"] = {"type": "string", "enum": [game]}
         typed["properties"]["state"] = _ref(view.__name__)
         typed["properties"]["legal_actions"] = _ref(legal.__name__)
+        typed["properties"]["options"] = _ref(OPTIONS[game].__name__)
+        typed["properties"]["result"] = {
+            "allOf": [_ref(RESULTS[game].__name__)],
+            "nullable": True,
+            "description": "Final standings once finished",
+        }
         spec.components.schema(name, typed)
         mapping[game] = f"#/components/schemas/{name}"
     spec.components.schemas["Table"] = {
@@ -360,3 +337,18 @@ def register_views(spec: APISpec) -> None:
         "oneOf": [{"$ref": target} for target in mapping.values()],
         "discriminator": {"propertyName": "game", "mapping": mapping},
     }
+    spec.components.schema(
+        "ValidationErrors",
+        {
+            "type": "object",
+            "description": "Messages per request part and field, nested as the request is",
+            "additionalProperties": {
+                "oneOf": [{"type": "array", "items": {"type": "string"}}, _ref("ValidationErrors")]
+            },
+        },
+    )
+    # A record is loaded with its unknown keys kept (verify reads what it can) but exported with
+    # exactly the fields above: the document names them all.
+    spec.components.schemas["Record"]["additionalProperties"] = False
+    resolve_refs(spec.components.schemas)
+    resolve_refs(spec._paths)  # noqa: SLF001 - parameters and bodies declared in operations

@@ -4,6 +4,15 @@ import { lang } from "./i18n.js";
 
 const BASE = "/api";
 
+// Types from openapi.yaml (openapi-typescript; tests/contract/test_pwa_types.py runs `tsc --checkJs`):
+// a field renamed on the server fails that check, not a phone at the table.
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {{body?: unknown, token?: string | null, idempotencyKey?: string, etag?: string | null}} RequestOptions */
+/**
+ * @template T
+ * @typedef {{status: number, data: T, etag: string | null, stale: boolean}} Answer
+ */
+
 export class ApiError extends Error {
   /** problem: the application/problem+json body ({type, title, status, detail, code, ...}). */
   constructor(problem, status) {
@@ -48,6 +57,10 @@ export function newIdempotencyKey() {
 /**
  * One request. Resolves {status, data, etag, stale}; `stale` marks an answer the service worker
  * served from its cache because the network failed. Rejects ApiError (4xx/5xx) or OfflineError.
+ * @param {string} method
+ * @param {string} path
+ * @param {RequestOptions} [options]
+ * @returns {Promise<Answer<any>>}
  */
 async function request(method, path, { body, token, idempotencyKey, etag } = {}) {
   // Refusals come back in the language on screen (the server's catalogs; the `code` stays the same).
@@ -107,20 +120,37 @@ async function withRetry(fn, delays = [500, 1500]) {
 
 const enc = encodeURIComponent;
 
+/** @returns {Promise<Schemas["GameInfo"][]>} */
 export async function listGames() {
   return (await request("GET", "/games")).data;
 }
 
+/**
+ * @param {Schemas["CreateTable"]} body
+ * @param {string} [idempotencyKey]
+ * @returns {Promise<Schemas["CreatedTable"]>}
+ */
 export async function createTable(body, idempotencyKey) {
   return (await withRetry(() => request("POST", "/tables", { body, idempotencyKey }))).data;
 }
 
-/** GET the table view; with etag → {status: 304} when unchanged. */
+/**
+ * GET the table view; with etag → {status: 304} when unchanged.
+ * @param {string} id
+ * @param {string | null} [etag]
+ * @returns {Promise<Answer<Schemas["Table"] | null>>}
+ */
 export function getTable(id, etag) {
   return request("GET", `/tables/${enc(id)}`, { etag });
 }
 
-/** A player's own view (GET …/seats/<seat> with the seat's token) → {seat, view}; `stale` from the cache. */
+/**
+ * A player's own view (GET …/seats/<seat> with the seat's token) → {seat, view}; `stale` from the cache.
+ * @param {string} id
+ * @param {number} seat
+ * @param {string} seatToken
+ * @returns {Promise<Schemas["PrivateView"] & {stale: boolean}>}
+ */
 export async function getSeatView(id, seat, seatToken) {
   const res = await request("GET", `/tables/${enc(id)}/seats/${enc(seat)}`, { token: seatToken });
   return { ...res.data, stale: res.stale };
@@ -149,6 +179,14 @@ function seatToken(id, seat) {
   return getSeatLinks(id).find((link) => link.seat === seat)?.token || null;
 }
 
+/**
+ * @param {string} id
+ * @param {string | null} token
+ * @param {number} expectedVersion
+ * @param {Schemas["AnyEvent"]} event
+ * @param {string} idempotencyKey
+ * @returns {Promise<Schemas["Appended"]>}
+ */
 export async function postEvent(id, token, expectedVersion, event, idempotencyKey) {
   const body = { expected_version: expectedVersion, event };
   const own = token ? null : getMySeat(id)?.token; // a player's own link alone: its seat token
@@ -157,16 +195,30 @@ export async function postEvent(id, token, expectedVersion, event, idempotencyKe
   return (await asSeatWhenAsked(id, send)).data;
 }
 
+/**
+ * @param {string} id
+ * @param {number} expectedVersion
+ * @param {Schemas["AnyEvent"]} event
+ * @returns {Promise<Schemas["PreviewResult"]>}
+ */
 export async function preview(id, expectedVersion, event) {
   const body = { expected_version: expectedVersion, event };
   const send = (seatTok) => request("POST", `/tables/${enc(id)}/preview`, { body, token: seatTok });
   return (await asSeatWhenAsked(id, send)).data;
 }
 
+/**
+ * @param {string} id
+ * @returns {Promise<Schemas["Log"]>}
+ */
 export async function listEvents(id) {
   return (await request("GET", `/tables/${enc(id)}/events`)).data;
 }
 
+/**
+ * @param {string} id
+ * @returns {Promise<Schemas["BgStats"]>}
+ */
 export async function bgStatsLink(id) {
   return (await request("GET", `/tables/${enc(id)}/export/bgstats`)).data;
 }

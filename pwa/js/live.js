@@ -7,7 +7,13 @@ import { startPolling } from "./poll.js";
 // Errors in a row before the stream is given up for polling (proxies that buffer, no SSE support).
 const FAILURES_BEFORE_POLLING = 3;
 
-export function followTable(tableId, { etag = null, interval = 1000, onTable, onError } = {}) {
+/** @typedef {import("kibitz-api").components["schemas"]["TableStreamMessage"]} StreamMessage */
+
+/**
+ * @param {string} tableId
+ * @param {import("./poll.js").Follow} follow
+ */
+export function followTable(tableId, { etag = null, interval = 1000, onTable, onError }) {
   const polling = () => startPolling(tableId, { etag, interval, onTable, onError });
   if (typeof EventSource !== "function") return polling();
   let source = null;
@@ -20,6 +26,7 @@ export function followTable(tableId, { etag = null, interval = 1000, onTable, on
     source = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream?lang=${encodeURIComponent(lang())}`);
     source.addEventListener("table", (message) => {
       failures = 0;
+      /** @type {StreamMessage} */
       let data;
       try {
         data = JSON.parse(message.data);

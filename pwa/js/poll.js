@@ -1,7 +1,20 @@
 // Keep a table view fresh: GET every ~1 s with If-None-Match; paused while the page is hidden.
 import { getTable, OfflineError } from "./api.js";
 
-export function startPolling(tableId, { etag = null, interval = 1000, onTable, onError } = {}) {
+/** @typedef {import("kibitz-api").components["schemas"]["Table"]} Table */
+/**
+ * @typedef {object} Follow
+ * @property {string | null} [etag]
+ * @property {number} [interval]
+ * @property {(table: Table, how: {stale: boolean, live?: boolean, entries?: any[] | null, from?: number | null}) => void} onTable
+ * @property {(err: unknown) => void} [onError]
+ */
+
+/**
+ * @param {string} tableId
+ * @param {Follow} follow
+ */
+export function startPolling(tableId, { etag = null, interval = 1000, onTable, onError }) {
   let timer = null;
   let stopped = false;
   let inFlight = false;

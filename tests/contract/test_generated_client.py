@@ -52,12 +52,12 @@ def test_generated_client_creates_a_table_and_plays(kibitz_client: ModuleType, l
     create = importlib.import_module("kibitz_client.api.tables.create_table")
     append = importlib.import_module("kibitz_client.api.tables.append_event")
     read = importlib.import_module("kibitz_client.api.tables.get_table")
-    games = importlib.import_module("kibitz_client.api.games.get_api_games")
+    games = importlib.import_module("kibitz_client.api.games.list_games")
 
     client = kibitz_client.Client(base_url=live_server)
     assert "mahe" in [game.name for game in games.sync(client=client)]
 
-    body = models.CreateTable.from_dict(
+    body = models.CreateMaheTable.from_dict(
         {
             "game": "mahe",
             "players": [

@@ -37,9 +37,11 @@ def test_every_link_names_a_real_operation_and_its_parameters() -> None:
     for path in ("/api/tables", "/api/sheets"):
         for name, link in links_of(path).items():
             target_path, _method, operation = OPERATIONS[link["operationId"]]
-            declared = {p["name"] for p in operation.get("parameters", []) if p["in"] == "path"}
+            declared = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "path"}
             declared |= {part.strip("{}") for part in target_path.split("/") if part.startswith("{")}
-            assert set(link["parameters"]) <= declared, name
+            assert set(link["parameters"]) - {"header.Authorization"} <= declared, name
+            if "header.Authorization" in link["parameters"]:  # the token the target's security needs
+                assert operation["security"], name
 
 
 def test_following_the_links_of_a_new_table_reaches_it(client: FlaskClient) -> None:
@@ -56,12 +58,31 @@ def test_following_the_links_of_a_new_table_reaches_it(client: FlaskClient) -> N
     for name, link in links_of("/api/tables").items():
         target_path, method, _operation = OPERATIONS[link["operationId"]]
         url = target_path
+        headers = {}
         for parameter, expression in link["parameters"].items():
-            url = url.replace("{" + parameter + "}", str(resolve(expression, created)))
+            if parameter == "header.Authorization":
+                bearer, pointer = expression.removesuffix("}").split("{")
+                headers["Authorization"] = bearer + resolve(pointer, created)
+            else:
+                url = url.replace("{" + parameter + "}", str(resolve(expression, created)))
         if method != "get" or name == "FollowTable":
             continue
-        token = created["seats"][0]["token"] if name == "ReadFirstSeat" else None
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
         statuses[name] = client.get(url, headers=headers).status_code
     assert statuses["GetTable"] == 200 and statuses["ReadLog"] == 200 and statuses["ReadFirstSeat"] == 200
     assert statuses["ExportRecord"] == 409  # reached: the game is not over yet
+    append = links_of("/api/tables")["AppendEvent"]["parameters"]["header.Authorization"]
+    assert append == "Bearer {$response.body#/write_token}"
+
+
+def test_the_sheet_link_sends_the_edit_token(client: FlaskClient) -> None:
+    body = {"game": "magellan", "name": "Our board", "data": {"explorers": {}}}
+    created = client.post("/api/sheets", json=body).get_json()
+    link = links_of("/api/sheets")["UpdateSheet"]
+    bearer, pointer = link["parameters"]["header.Authorization"].removesuffix("}").split("{")
+    answer = client.put(
+        f"/api/sheets/{resolve(link['parameters']['sheet_id'], created)}",
+        json={"name": "Ours", "data": {"explorers": {}}, "expected_version": 1},
+        headers={"Authorization": bearer + resolve(pointer, created)},
+    )
+    assert answer.status_code == 200
+    assert OPERATIONS["updateSheet"][2]["security"] == [{"editToken": []}]

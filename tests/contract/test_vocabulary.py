@@ -146,3 +146,31 @@ def test_every_table_of_random_whole_games_matches_its_games_typed_view() -> Non
             assert not errors, (game.label, event, errors[:3])
             checked += 1
     assert checked > 500
+
+
+def validator(name: str) -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator(
+        {"$ref": f"#/components/schemas/{name}", "components": json_schema(DOC["components"])}
+    )
+
+
+def test_the_log_private_views_and_results_of_random_whole_games_match_the_document() -> None:
+    """Each event as the open log shows it (secrets masked, an undo's seed hidden) is a
+    `LoggedEvent`; every seat's private view is a `PrivateView.view`; the result its game's."""
+    logged, private = validator("LoggedEvent"), validator("PrivateView")
+    for game in games():
+        rules = get_game(game.game)
+        assert rules is not None
+        options = rules.normalize_options(game.options)
+        states = [rules.new_game(game.players, options, game.seed)]
+        for event in game.events:
+            shown = event if event["type"] == "undo" else rules.public_event(event, options)
+            errors = [e.message for e in logged.iter_errors(shown)]
+            assert not errors, (game.label, shown, errors[:3])
+            states = advance(rules, states, event)
+        for seat in range(len(game.players)):
+            view = {"seat": seat, "view": rules.private_view(states[-1], seat)}
+            errors = [e.message for e in private.iter_errors(view)]
+            assert not errors, (game.label, view, errors[:3])
+    for masked in ({"type": "draw", "cards": "hidden"}, {"type": "undo", "reseed": "hidden"}):
+        assert not list(logged.iter_errors(masked))

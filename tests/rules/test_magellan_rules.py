@@ -94,6 +94,11 @@ def test_mg3_player_count_and_auctioneer() -> None:
     assert error.value.code == "invalid-option"
     with pytest.raises(InvalidSetup):
         new(3, sides={"cook": "C"})
+    for not_a_map in (False, 0, "", []):  # MG-1: sides map explorers to A or B; null means all A
+        with pytest.raises(InvalidSetup) as error:
+            new(3, sides=not_a_map)
+        assert error.value.code == "invalid-option"
+    assert new(3, sides=None).options.sides == ("A",) * 6
     with pytest.raises(InvalidSetup):
         new(3, colour="red")
 

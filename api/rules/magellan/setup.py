@@ -29,7 +29,9 @@ OPTION_KEYS = ("sides", "depth", "chance", "auctioneer", "board_sheet")
 def parse_options(options: Mapping[str, Any]) -> Options:
     """Defaults filled in; unknown keys and bad values refused (the seat range is checked in new_game)."""
     options = common.known_options(options, "Magellan", OPTION_KEYS)
-    raw_sides = options.get("sides") or {}
+    raw_sides = options.get("sides")
+    if raw_sides is None:  # left out or null: every explorer on side A (MG-1); `false` is no map
+        raw_sides = {}
     if not isinstance(raw_sides, Mapping):
         raise InvalidSetup("invalid-option", 'Option sides must map explorers to "A" or "B" (MG-1).', "MG-1")
     bad = sorted(str(k) for k in raw_sides if k not in EXPLORERS)

@@ -1,0 +1,248 @@
+"""The document's conventions, applied to every operation once all are registered: a stable
+`operationId`, the real error statuses (no catch-all `default`) each as problem+json with its
+codes, `429` with `Retry-After`, `Accept-Language` in and `Content-Language` out, and an example
+request and answer. Kept here so the blueprints stay about what each operation does.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from apispec import APISpec
+
+from api.http.response_examples import PARAMETER_EXAMPLES, response_examples
+from api.i18n import available
+
+PROBLEM = "application/problem+json"
+
+OPERATION_IDS = {
+    ("/api/health", "get"): "getHealth",
+    ("/api/games", "get"): "listGames",
+    ("/api/verify", "post"): "verifyRecord",
+    ("/api/mahe/move", "post"): "resolveMaheMove",
+    ("/api/magellan/score", "post"): "scoreMagellanPosition",
+    ("/api/magellan/pizarro/odds", "post"): "pizarroOdds",
+    ("/api/magellan/board-sheet/check", "post"): "checkBoardSheet",
+    ("/api/mhing/score", "post"): "scoreMhingHand",
+    ("/api/mhing/waits", "post"): "listMhingWaits",
+    ("/api/mhing/points", "get"): "getMhingPoints",
+    ("/api/mhing/points", "post"): "postMhingPoints",
+    ("/api/mhing/claims", "post"): "resolveMhingClaims",
+    ("/api/sheets/template", "get"): "getSheetTemplate",
+}
+
+BODY_400 = (
+    "`invalid-json`, `invalid-text` (not UTF-8, a lone surrogate), `control-character` (NUL and other "
+    "control characters in any text), `number-too-long` (a whole number over 20 digits), "
+    "`too-deeply-nested` (over 32 levels): refused before any rule reads the body"
+)
+STATUS_TEXT = {
+    400: "The request is malformed",
+    401: "No token where one is needed (`unauthorized`, `seat-token-required`, `edit-token-required`)",
+    403: "The token does not open this (`bad-write-token`, `bad-seat-token`, `bad-edit-token`, "
+    "`seat-token-required`)",
+    404: "No such resource (`table-not-found`, `seat-not-found`, `sheet-not-found`)",
+    409: "The resource moved on (`stale-version`) or is not there yet (`game-not-finished`)",
+    413: "`request-too-large`: the body is over 256 KiB",
+    422: "`invalid-request`: a field the document describes is missing or of the wrong kind (`errors` "
+    "says which); or the rules refuse it: `code` names the refusal and `rule` the REFEREE.md rule "
+    "(e.g. `no-third-die-at-seven`, MA-3)",
+    429: "`too-many-requests`: too many attempts from your address; `Retry-After` says when to try again",
+}
+PER_OPERATION = {
+    (
+        "/api/tables",
+        "post",
+        422,
+    ): "`unknown-game`, `player-count`, `invalid-player`, `invalid-option` … or `invalid-request`",
+    ("/api/tables/{table_id}/events", "post", 409): "`stale-version`: the table moved on; `table` is the "
+    "current one",
+    ("/api/tables/{table_id}/events", "post", 422): "The rules refuse the event: `code` and `rule` say why "
+    "(e.g. `no-third-die-at-seven`, MA-3; `unknown-event`, `unknown-field`, `nothing-to-undo`)",
+    ("/api/tables/{table_id}/preview", "post", 409): "`stale-version`: the table moved on; `table` is the "
+    "current one",
+    ("/api/tables/{table_id}/export", "get", 409): "`game-not-finished`",
+    ("/api/tables/{table_id}/export.csv", "get", 409): "`game-not-finished`",
+    ("/api/tables/{table_id}/export/bgstats", "get", 409): "`game-not-finished`",
+    ("/api/sheets/{sheet_id}", "put", 409): "`stale-version`: the sheet changed meanwhile",
+    ("/api/magellan/score", "post", 422): "An impossible position, `board-sheet-incomplete` (MG-2) or "
+    "`invalid-request`",
+    ("/api/mhing/score", "post", 422): "An unknown card, an impossible count (MH-1), a bad group, or "
+    "`invalid-request`",
+}
+# Operations that count attempts (api.http.limits): creations, and wrong tokens per resource.
+LIMITED = {
+    ("/api/tables", "post"),
+    ("/api/sheets", "post"),
+    ("/api/sheets/{sheet_id}", "put"),
+    ("/api/tables/{table_id}/events", "post"),
+    ("/api/tables/{table_id}/preview", "post"),
+    ("/api/tables/{table_id}/seats/{seat}", "get"),
+    ("/api/tables/{table_id}/stream", "get"),
+}
+CONTENT_LANGUAGE = {
+    "description": "The language `detail` and notes are said in (English when the asked one has no "
+    "translation)",
+    "schema": {"type": "string", "enum": sorted(available())},
+}
+RETRY_AFTER = {
+    "description": "Seconds to wait before trying again",
+    "schema": {"type": "integer", "minimum": 1},
+}
+ACCEPT_LANGUAGE = {
+    "in": "header",
+    "name": "Accept-Language",
+    "required": False,
+    "schema": {"type": "string", "example": "de, en;q=0.5"},
+    "description": "The language of `detail` in problems and of the referee's notes: "
+    + ", ".join(sorted(available()))
+    + " (English otherwise). Never changes a `code` or a `rule`.",
+}
+
+
+def _problem_response(path: str, method: str, status: int, example: dict[str, Any]) -> dict[str, Any]:
+    description = PER_OPERATION.get((path, method, status), STATUS_TEXT[status])
+    headers: dict[str, Any] = {"Content-Language": CONTENT_LANGUAGE}
+    if status == 429:
+        headers["Retry-After"] = RETRY_AFTER
+    return copy.deepcopy(
+        {
+            "description": description,
+            "headers": headers,
+            "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}, "example": example}},
+        }
+    )
+
+
+def _problem_example(status: int, code: str, detail: str) -> dict[str, Any]:
+    from http import HTTPStatus
+
+    return {
+        "type": f"urn:kibitz:problem:{code}",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "code": code,
+        "detail": detail,
+    }
+
+
+EXAMPLE_PROBLEMS = {
+    400: _problem_example(400, "control-character", "Text must not contain control characters such as NUL."),
+    401: _problem_example(401, "unauthorized", "This needs a token: send it as Authorization: Bearer …"),
+    403: _problem_example(403, "bad-write-token", "That is not this table's write token."),
+    404: _problem_example(404, "table-not-found", "There is no table with the id 'nope'."),
+    409: _problem_example(409, "game-not-finished", "The game is not finished yet."),
+    413: _problem_example(413, "request-too-large", "The body is larger than 256 KiB."),
+    422: {**_problem_example(422, "no-third-die-at-seven", "The sum is already 7: no third die (MA-3)."),
+          "rule": "MA-3"},
+    429: _problem_example(429, "too-many-requests", "Too many new tables from your address; try again in "
+                          "60 seconds."),
+}  # fmt: skip
+
+
+# What api.http.strict refuses with 400 before any schema: text with control characters, whole
+# numbers over 20 digits. Said in the schemas every request reaches, so a request the document
+# calls valid is never refused as malformed.
+NO_CONTROLS = r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$"
+LARGEST = 10**20 - 1
+
+
+def _harden(node: Any) -> None:
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind == "string" and not {"enum", "pattern", "format"} & set(node):
+            node["pattern"] = NO_CONTROLS
+        elif kind == "integer":
+            node.setdefault("minimum", -LARGEST)
+            node.setdefault("maximum", LARGEST)
+        for key, value in node.items():
+            if key not in ("example", "examples", "default"):
+                _harden(value)
+    elif isinstance(node, list):
+        for value in node:
+            _harden(value)
+
+
+def _referenced(node: Any, found: set[str]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith("#/components/schemas/"):
+                found.add(value.rsplit("/", 1)[1])
+            elif key not in ("example", "examples"):
+                _referenced(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _referenced(value, found)
+
+
+def harden_requests(spec: APISpec) -> None:
+    """Bound every integer and keep control characters out of every string that a request body or
+    parameter reaches (the schemas themselves, followed through their references)."""
+    paths = spec._paths  # noqa: SLF001
+    schemas = spec.components.schemas
+    roots: list[Any] = []
+    for item in paths.values():
+        roots.extend(p for p in item.get("parameters", []) if isinstance(p, dict))
+        for operation in item.values():
+            if isinstance(operation, dict):
+                roots.append(operation.get("requestBody", {}))
+                roots.extend(operation.get("parameters", []))
+    seen: set[str] = set()
+    todo: set[str] = set()
+    _referenced(roots, todo)
+    while todo - seen:
+        name = (todo - seen).pop()
+        seen.add(name)
+        _referenced(schemas[name], todo)
+    for root in roots:
+        if isinstance(root, dict) and "schema" in root:
+            _harden(root["schema"])
+        elif isinstance(root, dict):
+            for content in root.get("content", {}).values():
+                _harden(content.get("schema"))
+    for name in sorted(seen):
+        _harden(schemas[name])
+
+
+def apply_conventions(spec: APISpec) -> None:
+    """Rewrite every registered operation in place (see the module docstring)."""
+    paths = spec._paths  # noqa: SLF001 - apispec keeps registered paths here; no public accessor
+    examples = response_examples()
+    spec.components.parameter("AcceptLanguage", "header", ACCEPT_LANGUAGE)
+    spec.components.security_scheme(
+        "editToken",
+        {"type": "http", "scheme": "bearer", "description": "A board sheet's edit token from its creation"},
+    )
+    for path, item in paths.items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            operation.setdefault("operationId", OPERATION_IDS.get((path, method)))
+            responses = operation["responses"]
+            responses.pop("default", None)
+            statuses = {int(code) for code in responses if code.isdigit() and int(code) >= 400}
+            has_body = "requestBody" in operation
+            if has_body:
+                statuses |= {400, 413, 422}
+            if any(p.get("in") == "query" for p in operation.get("parameters", [])):
+                statuses |= {400, 422}
+            if (path, method) in LIMITED:
+                statuses.add(429)
+            for status in sorted(statuses):
+                responses[str(status)] = _problem_response(path, method, status, EXAMPLE_PROBLEMS[status])
+            operation.setdefault("parameters", []).append({"$ref": "#/components/parameters/AcceptLanguage"})
+            for code, response in responses.items():
+                if code.startswith("2") and "content" in response:
+                    response.setdefault("headers", {})["Content-Language"] = copy.deepcopy(CONTENT_LANGUAGE)
+                    example = examples.get(operation["operationId"])
+                    for media, content in response["content"].items():
+                        content.setdefault("schema", {"type": "string"})  # text answers (CSV)
+                        if media == "application/json" and example is not None:
+                            content.setdefault("example", json.loads(json.dumps(example, default=str)))
+        for parameter in item.get("parameters", []):
+            if parameter.get("in") == "path" and parameter["name"] in PARAMETER_EXAMPLES:
+                parameter.setdefault("example", PARAMETER_EXAMPLES[parameter["name"]])
+    spec.components.responses.clear()  # the catch-alls flask-smorest registered, now unused
+    harden_requests(spec)

@@ -1,0 +1,175 @@
+"""An example answer for every operation, computed by the same rules from the request examples
+(api.http.examples and the blueprints' own), so the document's examples are real answers. Only
+ids, tokens and times are fixed stand-ins; nothing random, so openapi.yaml is reproducible."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from api.http import examples
+from api.http.magellan import SCORE_EXAMPLE, example_sheet
+from api.http.mahe import EXAMPLE as MOVE_EXAMPLE
+from api.http.mhing import CLAIMS_EXAMPLE, WAITS_EXAMPLE
+from api.http.mhing import SCORE_EXAMPLE as HAND_EXAMPLE
+from api.rules.magellan.pizarro import odds
+from api.rules.magellan.sheet import missing_entries, parse_sheet, rule_fixed_entries, sheet_json, side_map
+from api.rules.magellan.stateless import score_position, stack_counts
+from api.rules.mahe.position import resolve_move
+from api.rules.mhing.claims import resolve_json
+from api.rules.mhing.hand import parse_hand
+from api.rules.mhing.premiums import points
+from api.rules.mhing.scoring import score_hand, score_json
+from api.rules.mhing.waits import waits_json
+from api.rules.referee import rules_view
+from api.rules.registry import GAMES, get_game
+from api.rules.replay import advance
+from api.tables.chain import RecordKey
+from api.tables.record import verify_record
+
+# A fixed key for the document's examples only (the served key lives outside the repository).
+EXAMPLE_KEY = RecordKey(Ed25519PrivateKey.from_private_bytes(bytes(32)))
+
+TABLE_ID = "q3vR7kP2mX9tL4wA"
+SHEET_ID = "s8dK2pQ7vN4xB1cE"
+WRITE_TOKEN = "wT4k…(32 characters)"
+CREATED = "2026-11-25T10:00:00+00:00"
+UPDATED = "2026-11-25T10:04:00+00:00"
+PARAMETER_EXAMPLES: dict[str, Any] = {"table_id": TABLE_ID, "sheet_id": SHEET_ID, "seat": 0}
+EVENTS = [
+    {"type": "reveal_card", "value": 3},
+    {"type": "choose_turtle", "turtle": "red"},
+    {"type": "die", "value": 2},
+    {"type": "die", "value": 4},
+]
+
+
+def mahe_table(version: int) -> dict[str, Any]:
+    """The create example's Mahé table after the first `version` events of EVENTS."""
+    rules = get_game("mahe")
+    assert rules is not None
+    body = examples.CREATE_MAHE
+    options = rules.normalize_options(body["options"])
+    states = [rules.new_game(body["players"], options, 8412)]
+    for event in EVENTS[:version]:
+        states = advance(rules, states, event)
+    return {
+        "id": TABLE_ID,
+        "game": "mahe",
+        "version": version,
+        "players": body["players"],
+        "options": options,
+        **rules_view(rules, states[-1], version > 0),
+        "seed": None,
+        "created_at": CREATED,
+        "updated_at": UPDATED if version else CREATED,
+    }
+
+
+def sheet(version: int) -> dict[str, Any]:
+    data = example_sheet()
+    missing = missing_entries(parse_sheet(data), side_map({}))
+    return {
+        "id": SHEET_ID,
+        "game": "magellan",
+        "name": "Our board",
+        "version": version,
+        "data": data,
+        "missing": missing,
+        "complete": not missing,
+        "created_at": CREATED,
+        "updated_at": UPDATED if version > 1 else CREATED,
+    }
+
+
+@cache
+def response_examples() -> dict[str, Any]:
+    """operationId → the JSON its success answers with."""
+    rules = get_game("mahe")
+    assert rules is not None
+    table0, table3, table4 = mahe_table(0), mahe_table(3), mahe_table(4)
+    log = [
+        {"seq": n + 1, "kind": "game", "event": event, "undoes": None, "in_effect": True, "at": UPDATED}
+        for n, event in enumerate(EVENTS)
+    ]
+    mahe_move = resolve_move(
+        MOVE_EXAMPLE["position"],
+        MOVE_EXAMPLE["turtle"],
+        MOVE_EXAMPLE["dice"],
+        MOVE_EXAMPLE["owners"],
+        MOVE_EXAMPLE["face_up"],
+    )
+    hand = parse_hand(HAND_EXAMPLE["groups"], HAND_EXAMPLE["hidden"], HAND_EXAMPLE["flowers"], True)
+    waiting = parse_hand(WAITS_EXAMPLE["groups"], WAITS_EXAMPLE["hidden"], WAITS_EXAMPLE["flowers"], False)
+    sides = side_map({"vasco": "B"})
+    blank = parse_sheet({"explorers": {}})
+    return {
+        "getHealth": {"status": "ok"},
+        "listGames": [
+            {
+                "name": game.name,
+                "title": game.title,
+                "min_players": game.min_players,
+                "max_players": game.max_players,
+                "options": game.normalize_options({}),
+                **game.rule_tables(),
+            }
+            for game in GAMES.values()
+        ],
+        "createTable": {
+            "id": TABLE_ID,
+            "write_token": WRITE_TOKEN,
+            "join_path": f"/#/t/{TABLE_ID}?k={WRITE_TOKEN}",
+            "seats": [
+                {"seat": seat, "token": f"sT{seat}…", "path": f"/#/t/{TABLE_ID}?s={seat}&sk=sT{seat}…"}
+                for seat in range(2)
+            ],
+            "table": table0,
+        },
+        "getTable": table3,
+        "getLog": {"version": 4, "events": log[:2], "next_after": 2,
+                   "next": f"/api/tables/{TABLE_ID}/events?after=2&limit=2"},
+        "appendEvent": {"seq": 4, "replayed": False, "table": table4},
+        "previewEvent": {"table": table4},
+        "getSeatView": {"seat": 0, "view": rules.private_view(
+            rules.new_game(examples.CREATE_MAHE["players"], rules.normalize_options({}), 8412), 0)},
+        "exportRecord": examples.RECORD,
+        "exportBgStats": {
+            "url": "bgstats://app.bgstatsapp.com/createPlay.html?data=%7B…%7D",
+            "play": {
+                "sourceName": "Kibitz",
+                "sourcePlayId": TABLE_ID,
+                "playDate": "2026-11-25 10:00:00",
+                "durationMin": 42,
+                "game": {"name": "Mahé", "sourceGameId": "mahe", "highestWins": True},
+                "players": [
+                    {"name": "Martin", "sourcePlayerId": f"{TABLE_ID}-0", "score": 22, "winner": True,
+                     "rank": 1, "seatOrder": 1, "startPlayer": True},
+                ],
+            },
+        },
+        "resolveMaheMove": {**mahe_move},
+        "scoreMagellanPosition": score_position(SCORE_EXAMPLE),
+        "pizarroOdds": odds(stack_counts(None, [8, 1, 1, 5, 2, 4, 1, 2, 3, 4, 5, 6, 2]), 13, 16),
+        "checkBoardSheet": {
+            "sheet": sheet_json(blank),
+            "missing": missing_entries(blank, sides)[:3],
+            "complete": False,
+            "rule_fixed": rule_fixed_entries(sides),
+        },
+        "scoreMhingHand": score_json(score_hand(hand)),
+        "listMhingWaits": waits_json(waiting),
+        "getMhingPoints": {"premiums": 7, "points": points(7), "rule": "MH-8"},
+        "postMhingPoints": {"premiums": 7, "points": points(7), "rule": "MH-8"},
+        "resolveMhingClaims": resolve_json(
+            CLAIMS_EXAMPLE["discarder"], CLAIMS_EXAMPLE["seats"], CLAIMS_EXAMPLE["claims"]
+        ),
+        "createSheet": {"id": SHEET_ID, "edit_token": "eT9…(32 characters)", "sheet": sheet(1)},
+        "getSheetTemplate": {"game": "magellan", "data": sheet_json(blank)},
+        "getSheet": sheet(1),
+        "updateSheet": sheet(2),
+        "verifyRecord": verify_record(examples.RECORD, EXAMPLE_KEY),  # unsigned: no key decides it
+        "getRecordKey": EXAMPLE_KEY.published(),
+    }  # fmt: skip

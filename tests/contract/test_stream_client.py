@@ -1,0 +1,81 @@
+"""The live stream as the document describes it, read by a standard Server-Sent Events client
+(httpx-sse) against a real gunicorn: `text/event-stream`, each `table` event's `id` the version,
+its `data` a `TableStreamMessage` — the missed entries on resume, then each append as it happens."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+import requests
+import yaml
+from httpx_sse import connect_sse
+
+from tests.conftest import ROOT
+from tests.contract.test_vocabulary import json_schema
+
+pytestmark = pytest.mark.gunicorn
+
+DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+MESSAGE = jsonschema.Draft7Validator(
+    {"$ref": "#/components/schemas/TableStreamMessage", "components": json_schema(DOC["components"])}
+)
+
+
+def test_the_document_says_the_stream_is_server_sent_events() -> None:
+    content = DOC["paths"]["/api/tables/{table_id}/stream"]["get"]["responses"]["200"]["content"]
+    assert list(content) == ["text/event-stream"]
+    assert content["text/event-stream"]["schema"] == {"$ref": "#/components/schemas/TableStreamEvent"}
+    data = DOC["components"]["schemas"]["TableStreamEvent"]["properties"]["data"]
+    assert data["x-contentSchema"] == {"$ref": "#/components/schemas/TableStreamMessage"}
+
+
+def append(base: str, table: dict[str, Any], version: int, event: dict[str, Any]) -> None:
+    answer = requests.post(
+        f"{base}/api/tables/{table['id']}/events",
+        json={"expected_version": version, "event": event},
+        headers={"Authorization": f"Bearer {table['write_token']}"},
+        timeout=10,
+    )
+    assert answer.status_code == 201, answer.text
+
+
+def test_a_standard_sse_client_follows_a_table(live_server: str) -> None:
+    created = requests.post(
+        f"{live_server}/api/tables",
+        json={
+            "game": "mahe",
+            "players": [
+                {"name": "Eva", "colours": ["red", "yellow"]},
+                {"name": "Tom", "colours": ["green", "darkblue"]},
+            ],
+        },
+        timeout=10,
+    ).json()
+    append(live_server, created, 0, {"type": "reveal_card", "value": 5})
+    append(live_server, created, 1, {"type": "choose_turtle", "turtle": "red"})
+    received = []
+    with httpx.Client(base_url=live_server, timeout=30) as client, connect_sse(
+        client, "GET", f"/api/tables/{created['id']}/stream", headers={"Last-Event-ID": "1"}
+    ) as source:  # fmt: skip
+        assert source.response.headers["content-type"].startswith("text/event-stream")
+        for sse in source.iter_sse():
+            if not sse.data:
+                assert sse.retry == 2000  # the `retry:` block: no event in the SSE sense
+                continue
+            message = json.loads(sse.data)
+            assert not [e.message for e in MESSAGE.iter_errors(message)]
+            received.append((sse.event, sse.id, message))
+            if len(received) == 1:
+                append(live_server, created, 2, {"type": "die", "value": 4})  # MA-3: a die of 4
+            else:
+                break
+    (first_name, first_id, first), (second_name, second_id, second) = received
+    assert (first_name, first_id, first["version"]) == ("table", "2", 2)
+    assert [entry["event"]["type"] for entry in first["entries"]] == ["choose_turtle"]  # after version 1
+    assert (second_name, second_id, second["version"]) == ("table", "3", 3)
+    assert [entry["event"] for entry in second["entries"]] == [{"type": "die", "value": 4}]
+    assert second["table"]["state"]["turn"]["sum"] == 4 and second["private"] is None  # MA-3
