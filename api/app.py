@@ -144,6 +144,11 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
     add_links(api.spec)
+    # The options of any game's table (a group remembers them per game).
+    api.spec.components.schema(
+        "TableOptions",
+        {"oneOf": [{"$ref": f"#/components/schemas/{g}Options"} for g in ("Mahe", "Magellan", "Mhing")]},
+    )
     register_vocabulary(api.spec)
     register_views(api.spec)
     apply_conventions(api.spec)

@@ -80,13 +80,18 @@ class GroupUpdateSchema(GroupCreateSchema):
 
 
 class LastSeatingSchema(Schema):
-    game = fields.String(required=True)
+    game = fields.String(required=True, validate=validate.OneOf(GAME_NAMES))
     table_id = fields.String(required=True)
     seats = fields.List(fields.String(), required=True, metadata={"description": "Group player id per seat"})
     players = fields.List(
-        fields.Dict(), required=True, metadata={"description": "The players as set up then"}
+        fields.Dict(metadata={"x-ref": "PlayerSetup"}),
+        required=True,
+        metadata={"description": "The players as set up then (Mahé: with their turtle colours)"},
     )
-    options = fields.Dict(required=True, metadata={"description": "The options it was played with"})
+    options = fields.Dict(
+        required=True,
+        metadata={"description": "The options it was played with (the game's own)", "x-ref": "TableOptions"},
+    )
 
 
 class GroupSchema(Schema):
@@ -174,27 +179,105 @@ class StatsQuerySchema(Schema):
     game = fields.String(load_default=None, validate=validate.OneOf(GAME_NAMES))
 
 
+class GameFiguresSchema(Schema):
+    """One player's figures in one game."""
+
+    games = fields.Integer(strict=True, required=True)
+    wins = fields.Integer(strict=True, required=True)
+    win_rate = fields.Float(required=True)
+    average_score = fields.Float(required=True)
+    best_score = fields.Integer(strict=True, allow_none=True, required=True)
+
+
+class MaheFiguresSchema(GameFiguresSchema):
+    eggs = fields.Integer(strict=True, required=True)
+    eggs_per_game = fields.Float(required=True)
+    busts = fields.Integer(strict=True, required=True, metadata={"description": "Moves over 7 (MA-6)"})
+    moves = fields.Integer(strict=True, required=True)
+    beaches = fields.Integer(
+        strict=True, required=True, metadata={"description": "Games ended by their move (MA-8)"}
+    )
+
+
+class PointsBySourceSchema(Schema):
+    fields_ = fields.Integer(strict=True, required=True, data_key="fields", metadata={"description": "Ships"})
+    money = fields.Integer(strict=True, required=True)
+    magellan = fields.Integer(strict=True, required=True)
+    pizarro = fields.Integer(strict=True, required=True)
+
+
+class ExplorersWonSchema(Schema):
+    columbus = fields.Integer(strict=True, load_default=0, dump_default=0)
+    pizarro = fields.Integer(strict=True, load_default=0, dump_default=0)
+    magellan = fields.Integer(strict=True, load_default=0, dump_default=0)
+    marco_polo = fields.Integer(strict=True, load_default=0, dump_default=0)
+    vasco = fields.Integer(strict=True, load_default=0, dump_default=0)
+    cook = fields.Integer(strict=True, load_default=0, dump_default=0)
+
+
+class MagellanFiguresSchema(GameFiguresSchema):
+    points_by_source = fields.Nested(PointsBySourceSchema, required=True)
+    explorers_won = fields.Nested(
+        ExplorersWonSchema, required=True, metadata={"description": "Cards bought (MG-4)"}
+    )
+
+
+class PremiumCountSchema(Schema):
+    code = fields.String(required=True)
+    count = fields.Integer(strict=True, required=True)
+
+
+class MhingFiguresSchema(GameFiguresSchema):
+    hands_won = fields.Integer(strict=True, required=True)
+    hand_points = fields.Integer(strict=True, required=True)
+    biggest_hand = fields.Integer(strict=True, required=True)
+    premiums = fields.List(
+        fields.Nested(PremiumCountSchema), required=True, metadata={"description": "Most frequent first"}
+    )
+
+
+class ByGameSchema(Schema):
+    mahe = fields.Nested(MaheFiguresSchema)
+    magellan = fields.Nested(MagellanFiguresSchema)
+    mhing = fields.Nested(MhingFiguresSchema)
+
+
 class PlayerStatsSchema(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
     games = fields.Integer(strict=True, required=True)
     wins = fields.Integer(strict=True, required=True)
     win_rate = fields.Float(required=True)
-    by_game = fields.Dict(
-        keys=fields.String(),
-        values=fields.Dict(),
+    by_game = fields.Nested(ByGameSchema, required=True, metadata={"description": "Only the games played"})
+
+
+class MaheSummarySchema(Schema):
+    games = fields.Integer(strict=True, required=True)
+    beach_taker_won = fields.Integer(
+        strict=True,
         required=True,
-        metadata={
-            "description": "Per game: games, wins, win_rate, average_score, best_score; Mahé: eggs, "
-            "eggs_per_game, busts, moves, beaches; Magellan: points_by_source, explorers_won; Mhing: "
-            "hands_won, hand_points, biggest_hand, premiums (most frequent first)"
-        },
+        metadata={"description": "Games won by the player whose move took the beach (MA-8)"},
     )
+
+
+class MagellanSummarySchema(Schema):
+    games = fields.Integer(strict=True, required=True)
+
+
+class MhingSummarySchema(Schema):
+    games = fields.Integer(strict=True, required=True)
+    biggest_hand = fields.Integer(strict=True, required=True)
+
+
+class GamesSummarySchema(Schema):
+    mahe = fields.Nested(MaheSummarySchema)
+    magellan = fields.Nested(MagellanSummarySchema)
+    mhing = fields.Nested(MhingSummarySchema)
 
 
 class StatsSchema(Schema):
     players = fields.List(fields.Nested(PlayerStatsSchema), required=True)
-    games = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
+    games = fields.Nested(GamesSummarySchema, required=True)
     counted_tables = fields.Integer(strict=True, required=True)
 
 
@@ -240,7 +323,7 @@ class GroupExportSchema(Schema):
     history = fields.List(fields.Nested(HistoryEntrySchema), required=True)
     statistics = fields.Nested(StatsSchema, required=True)
     records = fields.List(
-        fields.Dict(),
+        fields.Dict(metadata={"x-ref": "Record"}),
         required=True,
         metadata={"description": "Each finished table's record, as /export gives it"},
     )

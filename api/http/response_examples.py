@@ -37,7 +37,133 @@ SHEET_ID = "s8dK2pQ7vN4xB1cE"
 WRITE_TOKEN = "wT4k…(32 characters)"
 CREATED = "2026-11-25T10:00:00+00:00"
 UPDATED = "2026-11-25T10:04:00+00:00"
-PARAMETER_EXAMPLES: dict[str, Any] = {"table_id": TABLE_ID, "sheet_id": SHEET_ID, "seat": 0}
+GROUP_ID = "GrP7qK2xZ0a1b2c3"
+PARAMETER_EXAMPLES: dict[str, Any] = {
+    "table_id": TABLE_ID,
+    "sheet_id": SHEET_ID,
+    "seat": 0,
+    "group_id": GROUP_ID,
+}
+
+
+def group_examples() -> dict[str, Any]:
+    """A group of three that played one Mahé game (the figures are an example, not a real game)."""
+    players = [
+        {"id": "bwgw4Muh", "name": "Ann", "colour": "red", "emoji": None},
+        {"id": "57d81YRh", "name": "Ben", "colour": None, "emoji": "🐢"},
+        {"id": "Zq0fTu3k", "name": "Cid", "colour": None, "emoji": None},
+    ]
+    seats = [p["id"] for p in players]
+    group = {
+        "id": GROUP_ID,
+        "name": "Friday club",
+        "players": players,
+        "version": 1,
+        "tables": 1,
+        "last_seating": [
+            {
+                "game": "mahe",
+                "table_id": TABLE_ID,
+                "seats": seats,
+                "players": [
+                    {"name": p["name"], "colours": [c]}
+                    for p, c in zip(players, ("red", "green", "yellow"), strict=True)
+                ],
+                "options": {"chance": "physical", "egg_dice_variant": False, "first_seat": 0},
+            }
+        ],
+        "created_at": "2026-11-25T19:00:00+00:00",
+        "updated_at": "2026-11-25T19:00:00+00:00",
+    }
+    entry = {
+        "table_id": TABLE_ID,
+        "game": "mahe",
+        "status": "finished",
+        "started_at": "2026-11-25T19:05:00+00:00",
+        "last_entry_at": "2026-11-25T19:47:00+00:00",
+        "duration_seconds": 2520,
+        "players": [
+            {"seat": i, "player_id": p["id"], "name": p["name"], "score": score, "winner": i == 0}
+            for i, (p, score) in enumerate(zip(players, (31, 24, 19), strict=True))
+        ],
+        "winners": [seats[0]],
+        "record_path": f"/api/tables/{TABLE_ID}/export",
+        "bgstats_path": f"/api/tables/{TABLE_ID}/export/bgstats",
+        "table_path": f"/#/t/{TABLE_ID}",
+    }
+    figures = {
+        "games": 1,
+        "average_score": 31.0,
+        "best_score": 31,
+        "eggs": 31,
+        "eggs_per_game": 31.0,
+        "busts": 2,
+        "moves": 14,
+        "beaches": 1,
+    }
+    stats = {
+        "players": [
+            {
+                "player_id": seats[0],
+                "name": "Ann",
+                "games": 1,
+                "wins": 1,
+                "win_rate": 1.0,
+                "by_game": {"mahe": {**figures, "wins": 1, "win_rate": 1.0}},
+            },
+        ],
+        "games": {"mahe": {"games": 1, "beach_taker_won": 1}},
+        "counted_tables": 1,
+    }
+    membership = {
+        "table_id": TABLE_ID,
+        "seats": seats,
+        "abandoned": False,
+        "added_at": "2026-11-25T19:05:01+00:00",
+    }
+    return {
+        "createGroup": {
+            "id": GROUP_ID,
+            "edit_token": "gT3…(32 characters)",
+            "join_path": f"/#/g/{GROUP_ID}?k=gT3…",
+            "read_path": f"/#/g/{GROUP_ID}",
+            "group": {**group, "tables": 0, "last_seating": []},
+        },
+        "getGroup": group,
+        "updateGroup": {**group, "version": 2},
+        "addGroupTable": membership,
+        "abandonGroupTable": {**membership, "abandoned": True},
+        "getGroupTableProgress": {
+            "table_id": TABLE_ID,
+            "game": "mahe",
+            "lines": [[0, 5, 5, 31], [0, 0, 12, 24], [3, 3, 19, 19]],
+        },
+        "getGroupHistory": {"entries": [entry]},
+        "getGroupStats": stats,
+        "getGroupHeadToHead": {
+            "a": seats[0],
+            "b": seats[1],
+            "a_name": "Ann",
+            "b_name": "Ben",
+            "games": 1,
+            "a_wins": 1,
+            "b_wins": 0,
+            "a_ahead": 1,
+            "b_ahead": 0,
+            "level": 0,
+        },
+        "exportGroup": {
+            "format": "kibitz-group/1",
+            "exported_at": "2026-11-25T20:00:00+00:00",
+            "group": group,
+            "memberships": [{"table_id": TABLE_ID, "seats": seats, "abandoned": False}],
+            "history": [entry],
+            "statistics": stats,
+            "records": [],
+        },
+    }
+
+
 EVENTS = [
     {"type": "reveal_card", "value": 3},
     {"type": "choose_turtle", "turtle": "red"},
@@ -106,7 +232,11 @@ def response_examples() -> dict[str, Any]:
     sides = side_map({"vasco": "B"})
     blank = parse_sheet({"explorers": {}})
     return {
-        "getHealth": {"status": "ok"},
+        "getHealth": {
+            "status": "ok",
+            "streams": {"streams": 0, "tables": 0, "reads": 0, "renders": 0, "handed_back": 0},
+        },
+        **group_examples(),
         "listGames": [
             {
                 "name": game.name,

@@ -30,13 +30,36 @@ NAME_RULES = (
 )
 
 
+def _format_characters() -> str:
+    """Unicode category Cf as the inside of a regex character class (BMP as \\u escapes, the few
+    beyond it as themselves), so the document says which names are refused."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x110000):
+        if unicodedata.category(chr(code)) == "Cf":
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+
+    def char(code: int) -> str:
+        return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+
+    return "".join(char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in ranges)
+
+
+FORMAT_CHARACTERS = _format_characters()
+# One character of a name: no control character (api.http.strict refuses them everywhere), no Cf.
+NAME_CHARACTER = rf"[^\u0000-\u001f\u007f-\u009f{FORMAT_CHARACTERS}]"
+NAME_PATTERN = rf"^{NAME_CHARACTER}*$"
+
+
 class Name(fields.String):
     """A name people read (a player, a sheet): stored in Unicode NFC, so one name typed on two phones
     is one name, and refused with format characters (category Cf: bidi overrides that run text
     backwards in a CSV, zero-width characters that make two seats look alike)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        metadata = {"description": NAME_RULES, **kwargs.pop("metadata", {})}
+        metadata = {"description": NAME_RULES, "pattern": NAME_PATTERN, **kwargs.pop("metadata", {})}
         super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
