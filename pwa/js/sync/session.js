@@ -82,6 +82,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
   let mode = "server"; // "local" once the phone's referee holds the table
   let view = serverView;
   let flushing = false;
+  let flushAgain = false;
   let closed = false;
   let localSince = null;
   let news = null;
@@ -410,9 +411,14 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
   /** Send the waiting entries in order, each at the position it was made at. Stops offline, on a
    * conflict, or when everything is on the server. */
   async function flush() {
-    if (flushing || closed || mode !== "local" || !record || record.conflict) return;
+    if (flushing) {
+      flushAgain = true; // asked while sending (e.g. a choice made meanwhile): look again after
+      return;
+    }
+    if (closed || mode !== "local" || !record || record.conflict) return;
     if (!record.queue.length && !record.created) return;
     flushing = true;
+    flushAgain = false;
     try {
       if (record.created) await createOnServer();
       while (record.queue.length && !record.conflict && !closed) {
@@ -422,8 +428,9 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
           res = await api.postEvent(id, store.getToken(id), item.base, item.event, item.key);
         } catch (err) {
           if (err instanceof api.OfflineError) break;
-          await exclusive(async () => {
-            if (record.queue[0] !== item) return;
+          const current = await exclusive(async () => {
+            if (record.queue[0] !== item) return false; // the players chose meanwhile
+
             if (err.code === "stale-version") {
               // Not stored (its key was not used): another phone's entry is at its position.
               await pullLog();
@@ -435,8 +442,10 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
             }
             await rebuild();
             await save();
+            return true;
           });
-          break;
+          if (current) break;
+          continue;
         }
         await exclusive(async () => {
           if (record.queue[0] !== item) return;
@@ -459,6 +468,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       flushing = false;
       changed();
     }
+    if (flushAgain) flush();
   }
 
   /** The entries of a log from position `base` on, each with the views around it, described later
