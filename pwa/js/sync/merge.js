@@ -86,7 +86,7 @@ export function moved(mine, base, newBase, newKey) {
   return mine.map((item, index) => {
     let event = item.event;
     if (isUndo(event) && event.undoes > base) event = { ...event, undoes: event.undoes + shift };
-    return { key: newKey(), event, base: newBase + index };
+    return { key: newKey(), event, base: newBase + index, origin: item.origin ?? item.key };
   });
 }
 
@@ -121,4 +121,59 @@ export function resolved(serverEvents, mine, choice, newKey) {
   if (!undos) return null;
   const takeBack = undos.map((event, index) => ({ key: newKey(), event, base: end + index }));
   return [...takeBack, ...moved(mine, base, end + undos.length, newKey)];
+}
+
+// ---------- the steps of a phone's sync, on its record {serverEvents, serverVersion, queue, conflict} ----------
+// session.js runs them one at a time with the referee and IndexedDB; tests run them against a server.
+
+/** A tap on the table the player saw (`seen`: its log position): {item} to wait, or {refused}. */
+export function tapped(record, event, key, seen = null) {
+  if (record.conflict) return { refused: "sync-conflict" };
+  const merged = reconcile(record.serverEvents, record.queue);
+  if (merged.met) return { refused: "sync-conflict" };
+  if (seen !== null && seen !== merged.shown.length) return { refused: "tap-on-old-table" };
+  return { item: waitingEntry(event, merged.shown, key), shown: merged.shown };
+}
+
+/** Entries the server's log gained (the stream's, from position `from` to `version`); false when
+ * they do not follow on from what the phone knows (then it reads the whole log). */
+export function extended(record, entries, from, version) {
+  if (version <= record.serverVersion) return true;
+  if (!entries || from !== record.serverVersion || from + entries.length !== version) return false;
+  record.serverEvents.push(...entries.map((entry) => entry.event));
+  record.serverVersion = version;
+  return true;
+}
+
+/** The whole log read from the server. */
+export function replaced(record, log) {
+  record.serverEvents = log.events.map((entry) => entry.event);
+  record.serverVersion = log.version;
+}
+
+/** A waiting entry the server stored at `seq` (its very position); false when the phone's log is
+ * behind that (then it reads the whole log). */
+export function stored(record, item, seq) {
+  if (record.queue[0] !== item) return true;
+  record.queue.shift();
+  if (record.serverEvents.length === seq - 1) {
+    record.serverEvents.push(item.event);
+    record.serverVersion = seq;
+  }
+  return record.serverEvents.length >= seq;
+}
+
+/** The server refused a waiting entry at its position (another phone's entry is there): the
+ * players decide. `problem`: a refusal for good instead (they can only drop it). */
+export function refused(record, item, problem = null) {
+  if (record.queue[0] !== item) return false;
+  record.conflict = problem ? { base: item.base, refused: true, error: problem } : { base: item.base };
+  return true;
+}
+
+/** Note a conflict the phone can see by itself: another entry sits where its first waiting one was made. */
+export function noteMet(record) {
+  const merged = reconcile(record.serverEvents, record.queue, { conflict: !!record.conflict });
+  if (merged.met && !record.conflict && merged.confirmed === 0) record.conflict = { base: merged.waiting[0].base };
+  return reconcile(record.serverEvents, record.queue, { conflict: !!record.conflict });
 }

@@ -14,7 +14,7 @@ import * as store from "../store.js";
 import { ask, startReferee } from "../referee/client.js";
 import * as localdb from "./localdb.js";
 import { refusalText } from "../i18n.js";
-import { headOf, inEffect, namedUndo, reconcile, resolved, sameEvent, waitingEntry } from "./merge.js";
+import { extended, headOf, inEffect, namedUndo, noteMet, reconcile, refused, replaced, resolved, sameEvent, stored, tapped } from "./merge.js";
 
 export const LOCAL_PREFIX = "local-";
 
@@ -195,9 +195,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
 
   /** The server's whole log (the open log: what any phone at the table may read). */
   async function pullLog() {
-    const log = await api.listEvents(id);
-    record.serverEvents = log.events.map((entry) => entry.event);
-    record.serverVersion = log.version;
+    replaced(record, await api.listEvents(id));
   }
 
   /** Notice an undo among entries that other phones added after position `from`. */
@@ -219,11 +217,8 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
    * players decide). False when this table is the server's to referee.
    */
   async function rebuild() {
-    let merged = reconcile(record.serverEvents, record.queue, { conflict: !!record.conflict });
-    if (merged.met && !record.conflict && merged.confirmed === 0) {
-      // Another phone's entry sits at the position my first waiting entry was made at.
-      record.conflict = { base: merged.waiting[0].base };
-    }
+    // Another phone's entry may sit at the position my first waiting entry was made at.
+    let merged = noteMet(record);
     let answer = await hold(merged.shown);
     if (!answer.ok && (answer.index ?? -1) >= record.serverEvents.length) {
       // A waiting entry the rules no longer take on the server's log (newer rules): the players decide.
@@ -321,16 +316,13 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       return view;
     }
     const after = await exclusive(async () => {
-      if (record.conflict) throw decideFirst();
-      const merged = reconcile(record.serverEvents, record.queue);
-      if (merged.met) throw decideFirst();
-      if (seen !== null && seen !== merged.shown.length) throw movedOn();
-      const item = waitingEntry(event, merged.shown, key);
-      const before = await hold(merged.shown); // already so, unless a step failed half-way
+      const { item, shown, refused: why } = tapped(record, event, key, seen);
+      if (why) throw why === "sync-conflict" ? decideFirst() : movedOn();
+      const before = await hold(shown); // already so, unless a step failed half-way
       if (!before.ok) throw refusal(before.error);
       const answer = await ask({ op: "apply", id, event: item.event, commit: true });
       if (!answer.ok) throw refusal(answer.error);
-      keep([...merged.shown, item.event], answer);
+      keep([...shown, item.event], answer);
       if (!record.queue.length) localSince = new Date().toISOString();
       record.queue.push(item);
       view = compose(answer.view, held.length);
@@ -367,12 +359,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       moved = await exclusive(async () => {
         if (table.version <= record.serverVersion) return false;
         const known = record.serverEvents.length;
-        if (entries && from === record.serverVersion && from + entries.length === table.version) {
-          record.serverEvents.push(...entries.map((entry) => entry.event));
-          record.serverVersion = table.version;
-        } else {
-          await pullLog();
-        }
+        if (!extended(record, entries, from, table.version)) await pullLog();
         noteUndo(known);
         await rebuild();
         await save();
@@ -430,15 +417,14 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
           if (err instanceof api.OfflineError) break;
           const current = await exclusive(async () => {
             if (record.queue[0] !== item) return false; // the players chose meanwhile
-
             if (err.code === "stale-version") {
               // Not stored (its key was not used): another phone's entry is at its position.
               await pullLog();
-              record.conflict = { base: item.base };
+              refused(record, item);
             } else {
               // The server refuses it for good (a link it no longer accepts, a rule the phone's
               // older rules allowed): the players see why and drop it; never dropped unasked.
-              record.conflict = { base: item.base, refused: true, error: err.problem || { detail: String(err) } };
+              refused(record, item, err.problem || { detail: String(err) });
             }
             await rebuild();
             await save();
@@ -448,14 +434,8 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
           continue;
         }
         await exclusive(async () => {
-          if (record.queue[0] !== item) return;
-          record.queue.shift(); // stored at res.seq, its very position (sent before when replayed)
-          if (record.serverEvents.length === res.seq - 1) {
-            record.serverEvents.push(item.event);
-            record.serverVersion = res.seq;
-          } else if (record.serverEvents.length < res.seq) {
-            await pullLog();
-          }
+          // Stored at res.seq, its very position (sent before when `replayed`).
+          if (!stored(record, item, res.seq)) await pullLog();
           serverView = res.table;
           await rebuild();
           await save();
