@@ -198,11 +198,13 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     replaced(record, await api.listEvents(id));
   }
 
-  /** Notice an undo among entries that other phones added after position `from`. */
+  /** Notice an undo among entries that other phones added after position `from` (this phone's own
+   * entries, come back on the stream before their answer, are not news). */
   function noteUndo(from) {
     const events = record.serverEvents;
+    const own = new Set(record.queue.filter((item) => item.base >= from && sameEvent(events[item.base], item.event)).map((item) => item.base));
     for (let i = events.length - 1; i >= from; i--) {
-      if (events[i].type === "undo") {
+      if (events[i].type === "undo" && !own.has(i)) {
         const before = inEffect(events.slice(0, i));
         const seq = events[i].undoes ?? before[before.length - 1];
         news = seq ? events[seq - 1] : null;
@@ -229,6 +231,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     if (!answer.ok) {
       mode = "server"; // server-drawn chance, hidden hands, or a log this phone cannot follow
       held = null;
+      view = serverView || view;
       return false;
     }
     mode = "local";
