@@ -109,6 +109,10 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     get conflict() {
       return record?.conflict || null;
     },
+    /** The server's log position this phone knows (a conflict sheet redraws when it moves on). */
+    get serverVersion() {
+      return record ? record.serverVersion : -1;
+    },
     /** Writable without a token while the table exists only here (it gets one when created). */
     get startedHere() {
       return !!record?.created;

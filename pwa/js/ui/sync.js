@@ -66,7 +66,8 @@ export async function showConflict(session, game, { force = false } = {}) {
   }
   const key = keyOf(conflict);
   if (open && !open.sheet.closed) {
-    if (open.key === key && !force) return;
+    // Drawn already, for the log as it is: nothing to do (it is redrawn when another entry arrives).
+    if (open.key === key && open.version === session.serverVersion && !force) return;
     if (open.busy) return;
     open.sheet.close();
   }
@@ -81,7 +82,7 @@ export async function showConflict(session, game, { force = false } = {}) {
       if (open?.sheet === sheet) open = null;
     },
   });
-  const mine = { key, sheet, busy: false };
+  const mine = { key, version: session.serverVersion, sheet, busy: false };
   open = mine;
   sheet.setBody(h("p", { class: "muted" }, t("common.loading")));
   const [{ theirs, mine: ours }, choices] = await Promise.all([
