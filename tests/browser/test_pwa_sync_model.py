@@ -42,6 +42,9 @@ async ({ seed, phones, steps }) => {
   const serverLog = async () => (await fetch(`/api/tables/${id}/events`)).json();
 
   const stored = new Map(); // origin → times the server stored it (201, not replayed)
+  const madeAt = new Map(); // origin → the log position its tap was made at
+  const storedAt = new Map(); // origin → the position the server stored it at
+  const movedByChoice = new Set(); // origins the players chose to keep after (or behind) others
   const tapped = new Set();
   const dropped = new Set();
   const trace = [];
@@ -74,13 +77,15 @@ async ({ seed, phones, steps }) => {
       if (answer.refused || !fits([...answer.shown, answer.item.event])) return;
       this.rec.queue.push({ ...answer.item, origin: key });
       tapped.add(key);
+      madeAt.set(key, answer.item.base);
     }
     async pull() {
       M.replaced(this.rec, await serverLog());
     }
     async send() {
-      if (!this.online || this.inflight || this.rec.conflict || !this.rec.queue.length) return;
-      const item = this.rec.queue[0];
+      const next = M.nextToSend(this.rec); // the app's own choice of what and where
+      if (!this.online || this.inflight || !next) return;
+      const { item, expectedVersion } = next;
       const res = await fetch(`/api/tables/${id}/events`, {
         method: "POST",
         headers: {
@@ -88,10 +93,13 @@ async ({ seed, phones, steps }) => {
           Authorization: `Bearer ${token}`,
           "Idempotency-Key": item.key,
         },
-        body: JSON.stringify({ expected_version: item.base, event: item.event }),
+        body: JSON.stringify({ expected_version: expectedVersion, event: item.event }),
       });
       const body = await res.json();
-      if (res.status === 201 && !body.replayed) stored.set(item.origin, (stored.get(item.origin) || 0) + 1);
+      if (res.status === 201 && !body.replayed) {
+        stored.set(item.origin, (stored.get(item.origin) || 0) + 1);
+        storedAt.set(item.origin, body.seq - 1);
+      }
       this.inflight = { item, status: res.status, body };
     }
     async deliver(lose) {
@@ -130,6 +138,7 @@ async ({ seed, phones, steps }) => {
         const queue = M.resolved(this.rec.serverEvents, this.rec.queue, choice, newKey);
         if (!queue || !fits([...this.rec.serverEvents, ...queue.map((item) => item.event)])) continue;
         if (choice === "drop") this.rec.queue.forEach((item) => dropped.add(item.origin));
+        else this.rec.queue.forEach((item) => movedByChoice.add(item.origin));
         queue.forEach((item) => {
           if (!item.origin) {
             item.origin = item.key; // an undo of theirs: a new entry the players chose
@@ -189,6 +198,10 @@ async ({ seed, phones, steps }) => {
       conflict: phone.rec.conflict,
     })),
     stored: [...stored.entries()],
+    // Stored somewhere else than where it was made, without the players' choice (a silent rebase).
+    displaced: [...storedAt.entries()].filter(
+      ([origin, at]) => !movedByChoice.has(origin) && madeAt.has(origin) && madeAt.get(origin) !== at,
+    ),
     tapped: [...tapped],
     dropped: [...dropped],
     sameState: opened.ok && JSON.stringify(opened.view.state) === JSON.stringify(table.state),
@@ -213,6 +226,7 @@ def test_random_interleavings_end_in_the_servers_game(live_server: str, new_phon
     for origin in run["tapped"]:  # each tap stored once, or dropped by the players' choice
         assert stored.get(origin, 0) == 1 or origin in run["dropped"], (origin, run)
     assert not set(stored) & set(run["dropped"]), run
+    assert run["displaced"] == [], run  # an entry stands where it was made, unless the players moved it
     assert len(run["events"]) == len(stored)  # the log holds exactly the stored taps
     # The run met what it is about: entries of two phones at one position, decided by the players.
     assert run["trace"] and len(run["events"]) >= 5, run

@@ -177,3 +177,12 @@ export function noteMet(record) {
   if (merged.met && !record.conflict && merged.confirmed === 0) record.conflict = { base: merged.waiting[0].base };
   return reconcile(record.serverEvents, record.queue, { conflict: !!record.conflict });
 }
+
+/** What to send next: the first waiting entry, at the very position it was made at (never the
+ * server's position now: that would append it across another phone's entries). Null when nothing
+ * is to be sent (nothing waits, or the players decide first). */
+export function nextToSend(record) {
+  if (record.conflict || !record.queue.length) return null;
+  const item = record.queue[0];
+  return { item, expectedVersion: item.base };
+}

@@ -14,7 +14,7 @@ import * as store from "../store.js";
 import { ask, startReferee } from "../referee/client.js";
 import * as localdb from "./localdb.js";
 import { refusalText } from "../i18n.js";
-import { extended, headOf, inEffect, namedUndo, noteMet, reconcile, refused, replaced, resolved, sameEvent, stored, tapped } from "./merge.js";
+import { extended, headOf, inEffect, namedUndo, nextToSend, noteMet, reconcile, refused, replaced, resolved, sameEvent, stored, tapped } from "./merge.js";
 
 export const LOCAL_PREFIX = "local-";
 
@@ -415,11 +415,11 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     flushAgain = false;
     try {
       if (record.created) await createOnServer();
-      while (record.queue.length && !record.conflict && !closed) {
-        const item = record.queue[0];
+      for (let next = nextToSend(record); next && !closed; next = nextToSend(record)) {
+        const { item, expectedVersion } = next;
         let res;
         try {
-          res = await api.postEvent(id, store.getToken(id), item.base, item.event, item.key);
+          res = await api.postEvent(id, store.getToken(id), expectedVersion, item.event, item.key);
         } catch (err) {
           if (err instanceof api.OfflineError) break;
           const current = await exclusive(async () => {
