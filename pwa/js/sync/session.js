@@ -411,6 +411,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     }
     if (closed || mode !== "local" || !record || record.conflict) return;
     if (!record.queue.length && !record.created) return;
+    if (hidden) return;
     flushing = true;
     flushAgain = false;
     try {
@@ -421,7 +422,10 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
         try {
           res = await api.postEvent(id, store.getToken(id), expectedVersion, item.event, item.key);
         } catch (err) {
-          if (err instanceof api.OfflineError) break;
+          if (err instanceof api.OfflineError) {
+            flushAgain = false; // offline: the next tap, the "online" event or the timer tries again
+            break;
+          }
           const current = await exclusive(async () => {
             if (record.queue[0] !== item) return false; // the players chose meanwhile
             if (err.code === "stale-version") {
@@ -528,6 +532,11 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     flush();
     return outcome;
   }
+
+  // A page being closed sends nothing more (its network may be gone, or come back for an instant).
+  let hidden = false;
+  addEventListener("pagehide", () => (hidden = true));
+  addEventListener("pageshow", () => (hidden = false));
 
   // The referee boots after the first paint; until then (or for good) the server referees.
   if (record && (record.created || !serverView)) {
