@@ -43,6 +43,12 @@ game_tables = Table(
     Column("seat_token_hashes", JSON, nullable=True),
     # True when the creator chose the seed: then everyone may see it from the start (fairness).
     Column("seed_public", Boolean, nullable=False, default=False, server_default=false()),
+    # A creation sent with an Idempotency-Key (api.tables.store): the key's hash (unique), the
+    # request's hash, and the secret salt its tokens were derived from with the key.
+    Column("creation_key_hash", String(64), nullable=True),
+    Column("creation_hash", String(64), nullable=True),
+    Column("creation_salt", String(64), nullable=True),
+    UniqueConstraint("creation_key_hash", name="uq_game_tables_creation_key"),
 )
 
 events = Table(

@@ -12,7 +12,7 @@ CREATE_MAHE = {
 }
 
 APPEND_DIE = {"expected_version": 3, "event": {"type": "die", "value": 4}}
-APPEND_UNDO = {"expected_version": 4, "event": {"type": "undo"}}
+APPEND_UNDO = {"expected_version": 4, "event": {"type": "undo", "undoes": 4}}
 
 STALE = {
     "type": "urn:kibitz:problem:stale-version",

@@ -67,7 +67,7 @@ class CreateTableSchema(Schema):
 
 
 class EventSchema(Schema):
-    """One game event: `type` plus the fields that type needs; `{"type": "undo"}` undoes."""
+    """One game event: `type` plus the fields that type needs; `{"type": "undo", "undoes": seq}` undoes."""
 
     class Meta:
         unknown = INCLUDE
@@ -141,6 +141,10 @@ class PrivateViewSchema(Schema):
 
 
 class CreatedTableSchema(Schema):
+    replayed = fields.Boolean(
+        required=True,
+        metadata={"description": "True when this answers a retried creation (the same Idempotency-Key)"},
+    )
     id = fields.String(required=True)
     write_token = fields.String(
         required=True, metadata={"description": "Needed to append; share it only with the players"}

@@ -42,6 +42,10 @@ IDEMPOTENCY_HEADER = {
     "description": "Makes a retried append harmless: the same key and body are applied once "
     "(1 to 128 visible ASCII characters; a UUID is ideal).",
 }
+CREATE_IDEMPOTENCY_HEADER = {
+    **IDEMPOTENCY_HEADER,
+    "description": "Makes a retried creation harmless: the same key and body answer the same table.",
+}
 IF_NONE_MATCH = {
     "in": "header",
     "name": "If-None-Match",
@@ -60,22 +64,31 @@ def etag_for(table_id: str, version: int, language: str = DEFAULT) -> str:
 class Tables(MethodView):
     @blp.arguments(CreateTableSchema, example=examples.CREATE_MAHE)
     @blp.response(201, CreatedTableSchema)
-    @blp.doc(operationId="createTable")
+    @blp.doc(operationId="createTable", parameters=[CREATE_IDEMPOTENCY_HEADER])
     @blp.alt_response(
-        422, response="UNPROCESSABLE_ENTITY", description="Unknown game, bad players or options"
+        422,
+        response="UNPROCESSABLE_ENTITY",
+        description="Unknown game, bad players or options; `idempotency-key-reused` for another body",
     )
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Start a table
 
         Creates a table for one game with its players (in seat order) and options. The answer holds
         the write token — needed for every append and shared with the players as a join link — and
-        the initial state with the legal first actions.
+        the initial state with the legal first actions. With an `Idempotency-Key` a retry of the same
+        request answers the table it made — the same id and tokens, `replayed`: true — instead of a
+        second table; the same key with another body is refused (422 `idempotency-key-reused`).
         """
         guard_creation()
-        table, token, seat_tokens = store().create(
-            body["game"], body["players"], body["options"], body.get("seed")
+        table, token, seat_tokens, replayed = store().create_once(
+            body["game"],
+            body["players"],
+            body["options"],
+            body.get("seed"),
+            idempotency_key(request.headers.get("Idempotency-Key")),
         )
         return {
+            "replayed": replayed,
             "id": table.id,
             "write_token": token,
             "join_path": f"/#/t/{table.id}?k={token}",
@@ -148,7 +161,7 @@ class TableEvents(MethodView):
         AppendSchema,
         examples={
             "die": {"summary": "A typed-in die", "value": examples.APPEND_DIE},
-            "undo": {"summary": "Undo the last event", "value": examples.APPEND_UNDO},
+            "undo": {"summary": "Take back entry 4, the last in effect", "value": examples.APPEND_UNDO},
         },
     )
     @blp.response(201, AppendedSchema)
@@ -174,8 +187,10 @@ class TableEvents(MethodView):
         Records one event after the log position named by `expected_version`. When another phone
         got there first the answer is 409 with the current table. With an `Idempotency-Key` a retry
         of the same request is answered from the first one (`replayed`: true) instead of being
-        applied twice. `{"type": "undo"}` takes back the last event in effect; the undo is itself
-        recorded. GEN-1: an event that showed a die or card the server drew stands (422
+        applied twice. `{"type": "undo", "undoes": 7}` takes back entry 7, which must be the last
+        event in effect (else 422 `undo-not-last`: it never takes back another one); a bare
+        `{"type": "undo"}` takes back the last event in effect at `expected_version`. The undo is
+        itself recorded. GEN-1: an event that showed a die or card the server drew stands (422
         `chance-stands`, and with it everything before it; `undo.possible` is false), and a secret
         event is undone only with its player's seat token. Send the table's write token, or a
         player's own seat token: an event that depends on a player's hidden cards (Magellan ledger

@@ -23,6 +23,7 @@ from api.rules.mahe.constants import TURTLE_COLOURS
 from api.rules.mahe.events import EVENT_FIELDS as MAHE_EVENTS
 from api.rules.mhing.events import EVENT_FIELDS as MHING_EVENTS
 from api.rules.registry import GAMES
+from api.rules.replay import UNDOES
 
 VOCABULARY: dict[str, Mapping[str, common.Fields]] = {
     "Mahe": MAHE_EVENTS,
@@ -30,6 +31,12 @@ VOCABULARY: dict[str, Mapping[str, common.Fields]] = {
     "Mhing": MHING_EVENTS,
 }
 UNDO = "UndoEvent"
+# The entry an undo takes back (api.rules.replay.undo_target).
+UNDOES_FIELD = common.integer(
+    "The log position (seq) of the entry this undo takes back; it must be the last entry in effect "
+    "(else 422 `undo-not-last`). Left out: the last entry in effect at `expected_version`.",
+    minimum=1,
+)
 ANY_EVENT = "AnyEvent"
 
 
@@ -117,7 +124,7 @@ def schemas() -> dict[str, dict[str, type[Schema]]]:
         game: {kind: event_schema(game, kind, declared) for kind, declared in vocabulary.items()}
         for game, vocabulary in VOCABULARY.items()
     }
-    built["Table"] = {"undo": event_schema("", "undo", {})}
+    built["Table"] = {"undo": event_schema("", "undo", {UNDOES: UNDOES_FIELD})}
     return built
 
 

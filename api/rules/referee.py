@@ -22,7 +22,7 @@ from api.rules.mhing.hand import parse_hand
 from api.rules.mhing.scoring import score_hand, score_json
 from api.rules.mhing.waits import waits_json
 from api.rules.registry import get_game
-from api.rules.replay import HIDDEN, advance, chance_stands
+from api.rules.replay import HIDDEN, RESEED, advance, chance_stands, check_undo_target, is_undo, undo_target
 
 JSON = dict[str, Any]
 
@@ -48,6 +48,10 @@ class RefereeTable:
     game: Game
     options: JSON
     states: tuple[Any, ...]
+    # The log position (seq) of the entry behind each state after the first, and how many entries
+    # the log has: a named undo (`undoes`) is checked against the last entry in effect, as the server does.
+    seqs: tuple[int, ...] = ()
+    entries: int = 0
 
     @classmethod
     def start(
@@ -80,7 +84,15 @@ class RefereeTable:
             raise IllegalMove(
                 "hidden-in-log", "The log holds a card only its owner saw; the server referees."
             )
-        return RefereeTable(self.game, self.options, tuple(advance(self.game, self.states, event)))
+        seq = self.entries + 1
+        if is_undo(event):
+            named = undo_target({key: value for key, value in event.items() if key != RESEED})
+            check_undo_target(named, self.seqs[-1] if self.seqs else 0)
+            seqs = self.seqs[:-1]
+        else:
+            seqs = (*self.seqs, seq)
+        states = tuple(advance(self.game, self.states, event))
+        return RefereeTable(self.game, self.options, states, seqs, seq)
 
     def view(self) -> JSON:
         states = self.states

@@ -5,18 +5,55 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from api.rules.errors import IllegalMove, MalformedEvent
+from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.game import Game
 
 UNDO = "undo"
 # Field of a recorded undo that reopened a finished game: the fresh seed of every later server draw.
 RESEED = "reseed"
+# Field of an undo naming the log entry (its seq) it takes back: a phone that recorded the undo at
+# some log position means that entry, whatever another phone recorded meanwhile.
+UNDOES = "undoes"
 # How the open log shows a value that stays secret until the game is over (Game.public_event).
 HIDDEN = "hidden"
 
 
 def is_undo(event: Mapping[str, Any]) -> bool:
     return event.get("type") == UNDO
+
+
+def undo_target(event: Mapping[str, Any]) -> int | None:
+    """The log entry an undo names (`undoes`), or None for a bare undo, which takes back the last
+    entry in effect at the position the append names (`expected_version` pins which one that is)."""
+    if set(event) - {"type", UNDOES}:
+        raise MalformedEvent(
+            "undo-takes-no-fields", "An undo has no fields besides its type and the entry it takes back."
+        )
+    target = event.get(UNDOES)
+    if target is None:
+        return None
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        raise MalformedEvent(
+            "invalid-undo-target",
+            "An undo names the entry it takes back by its log position, a whole number.",
+        )
+    return target
+
+
+def check_undo_target(target: int | None, head: int) -> None:
+    """A named undo takes back only the last entry in effect (`head`); never another one."""
+    if head == 0:
+        raise nothing_to_undo()
+    if target is not None and target != head:
+        raise IllegalMove(
+            "undo-not-last",
+            say(
+                "Entry {target} is not the last entry in effect (that is entry {head}): an undo takes "
+                "back only the last one.",
+                target=target,
+                head=head,
+            ),
+        )
 
 
 def public_undo(payload: Mapping[str, Any], finished: bool) -> dict[str, Any]:

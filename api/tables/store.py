@@ -21,21 +21,31 @@ from sqlalchemy.exc import IntegrityError
 from api.db.engine import DriverStatement, lone_statements, read_connection, write_transaction
 from api.db.schema import events, game_tables
 from api.errors import ApiProblem, not_found
-from api.rules.errors import InvalidSetup, MalformedEvent, RuleError, say
+from api.rules.errors import InvalidSetup, RuleError, say
 from api.rules.game import Game
 from api.rules.registry import get_game
 from api.rules.replay import (
     RESEED,
     chance_stands,
+    check_undo_target,
     is_undo,
-    nothing_to_undo,
     public_undo,
+    undo_target,
     undone_to,
 )
 from api.tables.chain import RecordKey, genesis, link, record_key
 from api.tables.secrecy import refuse_unless_owner, refuse_unless_seat, secret_owner, step, undo_owner
 from api.tables.snapshots import since_snapshot, state_at
-from api.tables.tokens import hash_token, is_our_id, new_seed, new_table_id, new_write_token, token_matches
+from api.tables.tokens import (
+    derived_token,
+    hash_token,
+    is_our_id,
+    new_salt,
+    new_seed,
+    new_table_id,
+    new_write_token,
+    token_matches,
+)
 
 
 @dataclass(frozen=True)
@@ -163,6 +173,22 @@ def request_hash(expected_version: int, event: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+def creation_hash(
+    game: str, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int | None
+) -> str:
+    """What a creation asked for, as its Idempotency-Key is checked against."""
+    body = {"game": game, "players": [dict(p) for p in players], "options": dict(options), "seed": seed}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _tokens(key: str | None, salt: str | None, seats: int) -> tuple[str, list[str]]:
+    """The write token and the seat tokens: random, or derived from the creation's key and salt."""
+    if key is None or salt is None:
+        return new_write_token(), [new_write_token() for _ in range(seats)]
+    return derived_token(key, salt, "write"), [derived_token(key, salt, f"seat-{n}") for n in range(seats)]
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -278,6 +304,26 @@ class TableStore:
         seed: int | None = None,
     ) -> tuple[TableRow, str, list[str]]:
         """The new table, its write token, and one private-view token per seat."""
+        table, token, seat_tokens, _replayed = self.create_once(game_name, players, options, seed)
+        return table, token, seat_tokens
+
+    def create_once(
+        self,
+        game_name: str,
+        players: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any],
+        seed: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> tuple[TableRow, str, list[str], bool]:
+        """As `create`; with an `Idempotency-Key` a retry of the same request answers the table it
+        made (the same id and tokens, `replayed` True) and a reuse for another request is refused,
+        so a phone whose creation answer was lost never leaves a twin table behind."""
+        digest = creation_hash(game_name, players, options, seed)
+        key_hash = hash_token(idempotency_key) if idempotency_key else None
+        if idempotency_key and key_hash:
+            prior = self._created(key_hash, idempotency_key, digest)
+            if prior is not None:
+                return prior
         game = require_game(game_name)
         if not game.min_players <= len(players) <= game.max_players:
             raise InvalidSetup(
@@ -295,8 +341,8 @@ class TableStore:
         seed_public = seed is not None
         seed = new_seed() if seed is None else seed
         state = game.dump(game.new_game(players, normalized, seed))
-        token = new_write_token()
-        seat_tokens = [new_write_token() for _ in players]
+        salt = new_salt() if idempotency_key else None
+        token, seat_tokens = _tokens(idempotency_key, salt, len(players))
         now = _now()
         values = {
             "id": new_table_id(),
@@ -314,13 +360,42 @@ class TableStore:
             "created_at": now,
             "updated_at": now,
         }
-        with write_transaction(self.engine) as conn:
-            conn.execute(
-                insert(game_tables).values(
-                    **values, seat_token_hashes=[hash_token(seat_token) for seat_token in seat_tokens]
+        try:
+            with write_transaction(self.engine) as conn:
+                conn.execute(
+                    insert(game_tables).values(
+                        **values,
+                        seat_token_hashes=[hash_token(seat_token) for seat_token in seat_tokens],
+                        creation_key_hash=key_hash,
+                        creation_hash=digest if idempotency_key else None,
+                        creation_salt=salt,
+                    )
                 )
+        except IntegrityError:
+            # The same key at the same moment from another request (a retry racing the first try).
+            prior = self._created(key_hash, idempotency_key, digest) if idempotency_key and key_hash else None
+            if prior is None:
+                raise
+            return prior
+        return _row(values), token, seat_tokens, False
+
+    def _created(
+        self, key_hash: str, key: str, digest: str
+    ) -> tuple[TableRow, str, list[str], bool] | None:
+        """The table an earlier creation with this key made, answered again; None when there is none."""
+        with read_connection(self.engine) as conn:
+            wanted = select(game_tables).where(game_tables.c.creation_key_hash == key_hash)
+            row = conn.execute(wanted).mappings().first()
+        if row is None:
+            return None
+        if row["creation_hash"] != digest:
+            raise ApiProblem(
+                422,
+                "idempotency-key-reused",
+                "This Idempotency-Key was already used for a different request; use a new key.",
             )
-        return _row(values), token, seat_tokens
+        token, seat_tokens = _tokens(key, row["creation_salt"], len(row["players"]))
+        return _row(row), token, seat_tokens, True
 
     def get(self, table_id: str) -> TableRow:
         with read_connection(self.engine) as conn:
@@ -697,10 +772,7 @@ class TableStore:
     ) -> Transition:
         """What `event` does to `table`, whose state `current` is (loaded once by the caller)."""
         if is_undo(event):
-            if set(event) != {"type"}:
-                raise MalformedEvent("undo-takes-no-fields", "An undo has no fields besides its type.")
-            if table.head == 0:
-                raise nothing_to_undo()
+            check_undo_target(undo_target(event), table.head)  # names the head, or nothing
             self._check_log(conn, table)  # the replay below reads entries: they must be the record's
             undone = self._entry(conn, table.id, table.head)
             new_head = int(undone["prev_head"])  # the line of play: the head before the undone entry

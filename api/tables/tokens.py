@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -35,3 +36,14 @@ def token_matches(token: str, stored_hash: str) -> bool:
 
 def new_seed() -> int:
     return secrets.randbits(62)
+
+
+def new_salt() -> str:
+    return secrets.token_hex(16)
+
+
+def derived_token(key: str, salt: str, purpose: str) -> str:
+    """A token made from a creation's Idempotency-Key and the table's secret salt: a retried creation
+    answers the same tokens although only their hashes are stored (the key is stored hashed too)."""
+    digest = hmac.new(key.encode("utf-8"), f"{salt}:{purpose}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode("ascii")

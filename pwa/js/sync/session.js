@@ -1,41 +1,26 @@
 // One table, local first. The phone's referee (the server's own rules under Pyodide) applies a tap
-// at once; the event is queued in IndexedDB and sent in order with its Idempotency-Key whenever the
-// server can be reached. The server stays the authority: it applies every event again. When another
-// phone got there first (409), the queued events are replayed onto the server's log; the first one
-// that no longer fits becomes a conflict the players decide (nothing typed is dropped unasked).
+// at once; the entry waits in IndexedDB and is sent in order with its Idempotency-Key whenever the
+// server can be reached. The server stays the authority: it applies every entry again.
+//
+// An entry means what its player saw: it is made at a log position and applied at that position
+// only. When another phone's entries got there first, the phone never appends its own across them:
+// it shows the players both, in words, and they decide (keep mine after theirs, take theirs back,
+// drop mine). What the phone shows is always one function of (the server's log as it knows it, its
+// own waiting entries): merge.js; every change to either goes through one queue of steps here, so a
+// stream's catch-up and a tap can never replace one without the other.
 // Tables the phone cannot referee (digital chance, hidden hands) go through the server as before.
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { ask, startReferee } from "../referee/client.js";
 import * as localdb from "./localdb.js";
 import { refusalText } from "../i18n.js";
+import { extended, headOf, inEffect, namedUndo, nextToSend, noteMet, reconcile, refused, replaced, resolved, sameEvent, stored, tapped } from "./merge.js";
 
 export const LOCAL_PREFIX = "local-";
 
 /** A refusal of the local referee, shaped like the server's problem answers. */
 function refusal(problem) {
   return new api.ApiError({ title: "Refused", ...problem, detail: refusalText(problem) }, problem.status || 422);
-}
-
-/** The last event still in effect after a log (null when nothing is). */
-function topOf(events) {
-  const stack = [];
-  for (const event of events) {
-    if (event.type === "undo") stack.pop();
-    else stack.push(event);
-  }
-  return stack.length ? stack[stack.length - 1] : null;
-}
-
-/** How many events are in effect after a log (an undo takes back the last one in effect). */
-function depthAfter(events) {
-  let depth = 0;
-  let lowest = 0;
-  for (const event of events) {
-    depth = event.type === "undo" ? depth - 1 : depth + 1;
-    lowest = Math.min(lowest, depth);
-  }
-  return { depth, lowest };
 }
 
 function randomSeed() {
@@ -73,12 +58,12 @@ export async function createOffline(body, idempotencyKey) {
 /**
  * Open a table: resolves the session, or rejects (OfflineError when it is neither stored here nor
  * reachable, ApiError from the server). onChange(session) is called whenever the view, the
- * connection, the queue or a conflict changes; onRenamed(newId) once a table started offline got
- * its server id.
+ * connection, the waiting entries or a conflict changes; onRenamed(newId) once a table started
+ * offline got its server id.
  */
 export async function openSession(initialId, { onChange = () => {}, onRenamed = () => {} } = {}) {
   let id = initialId;
-  let record = await localdb.getTable(id).catch(() => null);
+  let record = upgraded(await localdb.getTable(id).catch(() => null));
   let serverView = null;
   let serverEtag = null;
   if (!id.startsWith(LOCAL_PREFIX)) {
@@ -97,9 +82,13 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
   let mode = "server"; // "local" once the phone's referee holds the table
   let view = serverView;
   let flushing = false;
+  let flushAgain = false;
   let closed = false;
   let localSince = null;
   let news = null;
+  let held = null; // the events the referee's copy of this table holds (always `shown` once local)
+  let heldView = null; // and the referee's view of them
+  let steps = Promise.resolve(); // every change to the log or the waiting entries, one at a time
 
   const session = {
     get id() {
@@ -120,6 +109,10 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     get conflict() {
       return record?.conflict || null;
     },
+    /** The server's log position this phone knows (a conflict sheet redraws when it moves on). */
+    get serverVersion() {
+      return record ? record.serverVersion : -1;
+    },
     /** Writable without a token while the table exists only here (it gets one when created). */
     get startedHere() {
       return !!record?.created;
@@ -128,8 +121,10 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     privateView,
     /** The event an undo recorded now would take back, as of log position `version`. */
     lastInEffect(version) {
-      if (!record || mode !== "local") return null;
-      return topOf(allEvents().slice(0, version));
+      if (!record || mode !== "local" || !held) return null;
+      const events = held.slice(0, version);
+      const head = headOf(events);
+      return head ? events[head - 1] : null;
     },
     /** What the last catch-up brought: the event another phone's undo took back (once). */
     takeNews() {
@@ -141,12 +136,20 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     serverChanged,
     flush,
     resolveConflict,
-    describeTheirs,
+    conflictChoices,
+    describeConflict,
     close() {
       closed = true;
       ask({ op: "close", id }).catch(() => undefined);
     },
   };
+
+  /** One step at a time: the referee's table, the log and the waiting entries change together. */
+  function exclusive(work) {
+    const run = steps.then(work);
+    steps = run.catch(() => undefined);
+    return run;
+  }
 
   /** Tell the screen; `reason` "server" marks news from another phone (a pending confirm closes). */
   function changed(reason = "local") {
@@ -174,11 +177,11 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
   }
 
   /** The table view the screens draw, from the local referee's answer. */
-  function compose(rules) {
+  function compose(rules, version) {
     return {
       id,
       game: record.game,
-      version: record.serverVersion + record.queue.length,
+      version,
       finished: rules.finished,
       players: record.players,
       options: record.options,
@@ -192,70 +195,98 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     };
   }
 
+  const opening = (events, as = id) => ({ op: "open", id: as, game: record.game, players: record.players, options: record.options, seed: record.seed ?? 0, events });
+
   /** The server's whole log (the open log: what any phone at the table may read). */
   async function pullLog() {
-    const log = await api.listEvents(id);
-    record.serverEvents = log.events.map((entry) => entry.event);
-    record.serverVersion = log.version;
+    replaced(record, await api.listEvents(id));
   }
 
-  function allEvents() {
-    return [...record.serverEvents, ...record.queue.map((item) => item.event)];
-  }
-
-  /** Notice an undo among entries that other phones added after position `from`. */
+  /** Notice an undo among entries that other phones added after position `from` (this phone's own
+   * entries, come back on the stream before their answer, are not news). */
   function noteUndo(from) {
     const events = record.serverEvents;
+    const own = new Set(record.queue.filter((item) => item.base >= from && sameEvent(events[item.base], item.event)).map((item) => item.base));
     for (let i = events.length - 1; i >= from; i--) {
-      if (events[i].type === "undo") {
-        news = topOf(events.slice(0, i));
+      if (events[i].type === "undo" && !own.has(i)) {
+        const before = inEffect(events.slice(0, i));
+        const seq = events[i].undoes ?? before[before.length - 1];
+        news = seq ? events[seq - 1] : null;
         return;
       }
     }
   }
 
-  /** Hand the log to the referee; false when this table is the server's to referee. */
-  async function openLocal() {
-    const events = allEvents();
-    const answer = await ask({ op: "open", id, game: record.game, players: record.players, options: record.options, seed: record.seed ?? 0, events });
-    if (answer.ok) {
-      mode = "local";
-      view = compose(answer.view);
-      return true;
+  /**
+   * Show what (the server's log, the waiting entries) make — the one way the view is ever set while
+   * the phone referees. When a waiting entry meets another phone's, the conflict is noted (the
+   * players decide). False when this table is the server's to referee.
+   */
+  async function rebuild() {
+    // Another phone's entry may sit at the position my first waiting entry was made at.
+    let merged = noteMet(record);
+    let answer = await hold(merged.shown);
+    if (!answer.ok && (answer.index ?? -1) >= record.serverEvents.length) {
+      // A waiting entry the rules no longer take on the server's log (newer rules): the players decide.
+      record.conflict = { base: record.queue[0].base, refused: true, error: answer.error };
+      merged = reconcile(record.serverEvents, record.queue, { conflict: true });
+      answer = await hold(merged.shown);
     }
-    const index = answer.index ?? -1;
-    if (index >= record.serverEvents.length) {
-      // One of our queued events no longer fits the server's log: the players decide.
-      const at = index - record.serverEvents.length;
-      record.conflict = { at, error: answer.error, mine: record.queue[at].event, base: record.queueBase ?? 0 };
-      await save();
-      const prefix = await ask({ op: "open", id, game: record.game, players: record.players, options: record.options, seed: record.seed ?? 0, events: [...record.serverEvents, ...record.queue.slice(0, at).map((item) => item.event)] });
-      if (prefix.ok) {
-        mode = "local";
-        record.conflictPrefix = at;
-        view = compose(prefix.view);
-        view.version = record.serverVersion + at;
+    if (!answer.ok) {
+      mode = "server"; // server-drawn chance, hidden hands, or a log this phone cannot follow
+      held = null;
+      view = serverView || view;
+      return false;
+    }
+    mode = "local";
+    if (!record.queue.length) localSince = null;
+    view = compose(answer.view, merged.shown.length);
+    return true;
+  }
+
+  /** The referee's table becomes `events`: only what is new is applied, else it is opened again. */
+  async function hold(events) {
+    const extends_ = held && held.length <= events.length && held.every((event, index) => sameEvent(event, events[index]));
+    if (extends_ && held.length === events.length && heldView) return { ok: true, view: heldView };
+    if (extends_) {
+      let answer = null;
+      for (const event of events.slice(held.length)) {
+        answer = await ask({ op: "apply", id, event, commit: true });
+        if (!answer.ok) break;
       }
-      return prefix.ok;
+      if (answer?.ok) return keep(events, answer);
     }
-    mode = "server"; // server-drawn chance, hidden hands, or a log this phone cannot follow
-    return false;
+    const answer = await ask(opening(events)); // from scratch (and the index of a refusal)
+    if (answer.ok) return keep(events, answer);
+    held = null;
+    heldView = null;
+    return { ...answer, index: answer.index ?? -1 };
+  }
+
+  function keep(events, answer) {
+    held = [...events];
+    heldView = answer.view;
+    return answer;
   }
 
   async function becomeLocal() {
     if (!(await startReferee())) return;
-    if (!record) record = fresh(serverView);
-    const behind = record.serverVersion < 0 || (!record.queue.length && record.serverVersion !== serverView?.version);
-    if (!record.created && serverView && behind) {
-      try {
-        await pullLog();
-      } catch (err) {
-        if (!(err instanceof api.OfflineError)) console.warn("log", err);
+    const ok = await exclusive(async () => {
+      if (!record) record = fresh(serverView);
+      const behind = record.serverVersion < 0 || record.serverVersion !== serverView?.version;
+      if (!record.created && serverView && behind) {
+        try {
+          await pullLog();
+        } catch (err) {
+          if (!(err instanceof api.OfflineError)) console.warn("log", err);
+        }
       }
-    }
-    if (record.serverVersion < 0) return; // never had the log: the server's view it is
-    if (await openLocal()) {
-      await save();
+      if (record.serverVersion < 0) return false; // never had the log: the server's view it is
+      const local = await rebuild();
+      if (local) await save();
+      return local;
+    });
+    if (ok) {
       changed();
       flush();
     }
@@ -271,33 +302,51 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
 
   async function preview(event) {
     if (mode !== "local") return (await api.preview(id, view.version, event)).table;
-    const answer = await ask({ op: "apply", id, event, commit: false });
-    if (!answer.ok) throw refusal(answer.error);
-    const next = compose(answer.view);
-    next.version += 1;
-    return next;
+    return exclusive(async () => {
+      const shown = held || [];
+      const answer = await ask({ op: "apply", id, event: namedUndo(event, shown), commit: false });
+      if (!answer.ok) throw refusal(answer.error);
+      return compose(answer.view, shown.length + 1);
+    });
   }
 
-  /** Record an event: locally at once (then queued for the server), or through the server. */
-  async function recordEvent(event, key = api.newIdempotencyKey()) {
-    if (record?.conflict) throw refusal({ status: 409, code: "sync-conflict", detail: "" });
+  /**
+   * Record an event: locally at once (then waiting for the server), or through the server.
+   * `seen`: the log position the player's screen showed when they tapped; a tap on a table that
+   * changed meanwhile (another phone's entry arrived that instant) is not recorded: they look again.
+   */
+  async function recordEvent(event, key = api.newIdempotencyKey(), { seen = null } = {}) {
     if (mode !== "local") {
+      if (record?.conflict) throw decideFirst();
       const res = await api.postEvent(id, store.getToken(id), view.version, event, key);
       serverChanged(res.table);
       return view;
     }
-    const answer = await ask({ op: "apply", id, event, commit: true });
-    if (!answer.ok) throw refusal(answer.error);
-    if (!record.queue.length) {
-      localSince = new Date().toISOString();
-      record.queueBase = record.serverVersion; // the server's log position the queue builds on
-    }
-    record.queue.push({ key, event });
-    view = compose(answer.view);
-    await save();
+    const after = await exclusive(async () => {
+      const { item, shown, refused: why } = tapped(record, event, key, seen);
+      if (why) throw why === "sync-conflict" ? decideFirst() : movedOn();
+      const before = await hold(shown); // already so, unless a step failed half-way
+      if (!before.ok) throw refusal(before.error);
+      const answer = await ask({ op: "apply", id, event: item.event, commit: true });
+      if (!answer.ok) throw refusal(answer.error);
+      keep([...shown, item.event], answer);
+      if (!record.queue.length) localSince = new Date().toISOString();
+      record.queue.push(item);
+      view = compose(answer.view, held.length);
+      await save();
+      return view;
+    });
     changed();
     flush();
-    return view;
+    return after;
+  }
+
+  function decideFirst() {
+    return refusal({ status: 409, code: "sync-conflict", detail: "" });
+  }
+
+  function movedOn() {
+    return refusal({ status: 409, code: "tap-on-old-table", detail: "" });
   }
 
   /** A newer table from the live stream (entries: the log entries since `from`, when known). */
@@ -312,91 +361,96 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       return;
     }
     serverView = table;
-    if (table.version <= record.serverVersion) return;
-    if (record.queue.length) {
-      flush(); // the server will answer 409 and the queue is replayed onto its log
-      return;
-    }
+    let moved = false;
     try {
-      const known = record.serverEvents.length;
-      if (entries && from === record.serverVersion && from + entries.length === table.version) {
-        record.serverEvents.push(...entries.map((entry) => entry.event));
-        record.serverVersion = table.version;
-      } else {
-        await pullLog();
-      }
-      noteUndo(known);
-      await openLocal();
-      await save();
-      changed("server");
+      moved = await exclusive(async () => {
+        if (table.version <= record.serverVersion) return false;
+        const known = record.serverEvents.length;
+        if (!extended(record, entries, from, table.version)) await pullLog();
+        noteUndo(known);
+        await rebuild();
+        await save();
+        return true;
+      });
     } catch (err) {
       if (!(err instanceof api.OfflineError)) console.warn("catch up", err);
     }
+    if (moved) {
+      changed("server");
+      flush();
+    }
   }
 
-  /** Create a table started offline, keeping what was recorded on it. */
+  /** Create a table started offline, keeping what was recorded on it (its key: never a twin). */
   async function createOnServer() {
     const created = await api.createTable(record.created.body, record.created.key);
     const localId = id;
     store.setToken(created.id, created.write_token);
     if (created.seats?.length) store.setSeatLinks(created.id, created.seats);
-    id = created.id;
-    serverView = created.table;
-    record = { ...record, id, created: null, serverVersion: created.table.version, serverEvents: [] };
-    await localdb.putTable(record);
-    await localdb.deleteTable(localId);
-    await ask({ op: "close", id: localId });
-    await openLocal();
+    await exclusive(async () => {
+      id = created.id;
+      serverView = created.table;
+      record = { ...record, id, created: null, serverVersion: 0, serverEvents: [] };
+      // A retried creation: what was sent before the answer got lost is on the server already.
+      if (created.table.version > 0) await pullLog();
+      await localdb.putTable(record);
+      await localdb.deleteTable(localId);
+      await ask({ op: "close", id: localId });
+      held = null;
+      await rebuild();
+    });
     onRenamed(id, localId);
   }
 
-  /** Send the queue in order. Stops offline, on a conflict, or when everything is on the server. */
+  /** Send the waiting entries in order, each at the position it was made at. Stops offline, on a
+   * conflict, or when everything is on the server. */
   async function flush() {
-    if (flushing || closed || mode !== "local" || !record || record.conflict) return;
+    if (flushing) {
+      flushAgain = true; // asked while sending (e.g. a choice made meanwhile): look again after
+      return;
+    }
+    if (closed || mode !== "local" || !record || record.conflict) return;
     if (!record.queue.length && !record.created) return;
+    if (hidden) return;
     flushing = true;
+    flushAgain = false;
     try {
       if (record.created) await createOnServer();
-      while (record.queue.length && !record.conflict) {
-        const item = record.queue[0];
+      for (let next = nextToSend(record); next && !closed; next = nextToSend(record)) {
+        const { item, expectedVersion } = next;
         let res;
         try {
-          res = await api.postEvent(id, store.getToken(id), record.serverVersion, item.event, item.key);
+          res = await api.postEvent(id, store.getToken(id), expectedVersion, item.event, item.key);
         } catch (err) {
-          if (err instanceof api.OfflineError) break;
-          if (err.code === "stale-version") {
-            await pullLog();
-            const ok = await openLocal();
-            await save();
-            changed();
-            if (!ok || record.conflict) break;
-            continue;
+          if (err instanceof api.OfflineError) {
+            flushAgain = false; // offline: the next tap, the "online" event or the timer tries again
+            break;
           }
-          // The server refuses it for good (a link it no longer accepts, a rule the phone's older
-          // rules allowed): the players see why and drop it; it is never dropped unasked.
-          const error = err.problem || { detail: String(err) };
-          record.conflict = { at: 0, error, mine: item.event, base: record.queueBase ?? record.serverVersion, refused: true };
+          const current = await exclusive(async () => {
+            if (record.queue[0] !== item) return false; // the players chose meanwhile
+            if (err.code === "stale-version") {
+              // Not stored (its key was not used): another phone's entry is at its position.
+              await pullLog();
+              refused(record, item);
+            } else {
+              // The server refuses it for good (a link it no longer accepts, a rule the phone's
+              // older rules allowed): the players see why and drop it; never dropped unasked.
+              refused(record, item, err.problem || { detail: String(err) });
+            }
+            await rebuild();
+            await save();
+            return true;
+          });
+          if (current) break;
+          continue;
+        }
+        await exclusive(async () => {
+          // Stored at res.seq, its very position (sent before when `replayed`).
+          if (!stored(record, item, res.seq)) await pullLog();
+          serverView = res.table;
+          await rebuild();
           await save();
-          break;
-        }
-        if (res.replayed) {
-          // Sent before (the answer was lost): the server's log is the truth from here.
-          record.queue.shift();
-          await pullLog();
-          await openLocal();
-        } else {
-          record.serverEvents.push(item.event);
-          record.serverVersion = res.seq;
-          record.queue.shift();
-        }
-        record.queueBase = record.serverVersion;
-        serverView = res.table;
-        if (!record.queue.length) {
-          localSince = null;
-          record.queueBase = null;
-        }
-        view = { ...view, version: record.serverVersion + record.queue.length, local: { waiting: record.queue.length, since: localSince } };
-        await save();
+        });
         changed();
       }
     } catch (err) {
@@ -405,60 +459,105 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       flushing = false;
       changed();
     }
+    if (flushAgain) flush();
   }
 
-  /** The other phones' entries that the conflict is about, described by the game: [{before, after, event}]. */
-  async function describeTheirs() {
-    const conflict = record?.conflict;
-    if (!conflict) return [];
-    const base = Math.max(0, conflict.base);
-    const start = record.serverEvents.slice(0, base);
-    const scratch = `${id}#theirs`;
-    let answer = await ask({ op: "open", id: scratch, game: record.game, players: record.players, options: record.options, seed: record.seed ?? 0, events: start });
-    const steps = [];
-    for (const event of record.serverEvents.slice(base)) {
+  /** The entries of a log from position `base` on, each with the views around it, described later
+   * by the game: [{before, after, event, undone}] (`undone`: the event an undo took back). */
+  async function stepsFrom(start, events, scratch) {
+    let answer = await ask(opening(start, scratch));
+    const log = [...start];
+    const described = [];
+    for (const event of events) {
       if (!answer.ok) break;
-      const before = compose(answer.view);
+      const before = compose(answer.view, log.length);
       answer = await ask({ op: "apply", id: scratch, event, commit: true });
-      if (answer.ok) steps.push({ before, after: compose(answer.view), event });
+      if (!answer.ok) break;
+      const undone = event.type === "undo" ? log[(event.undoes ?? headOf(log)) - 1] ?? null : null;
+      log.push(event);
+      described.push({ before, after: compose(answer.view, log.length), event, undone });
     }
     await ask({ op: "close", id: scratch });
-    return steps;
+    return described;
+  }
+
+  /** What met: the other phones' entries since my first waiting one was made, and mine. */
+  async function describeConflict() {
+    const conflict = record?.conflict;
+    if (!conflict) return { theirs: [], mine: [] };
+    const base = Math.max(0, Math.min(conflict.base, record.serverEvents.length));
+    const start = record.serverEvents.slice(0, base);
+    const theirs = await stepsFrom(start, record.serverEvents.slice(base), `${id}#theirs`);
+    const mine = await stepsFrom(start, record.queue.map((item) => item.event), `${id}#mine`);
+    return { theirs, mine };
+  }
+
+  /** Whether each choice can be made now: {after, back, drop}: {ok, reason?, error?}. */
+  async function conflictChoices() {
+    const choices = { drop: { ok: true } };
+    for (const choice of ["after", "back"]) choices[choice] = await tryChoice(choice);
+    return choices;
+  }
+
+  async function tryChoice(choice) {
+    const conflict = record?.conflict;
+    if (!conflict) return { ok: false, reason: "none" };
+    if (conflict.refused) return { ok: false, reason: "refused", error: conflict.error };
+    const queue = resolved(record.serverEvents, record.queue, choice, api.newIdempotencyKey);
+    if (!queue) return { ok: false, reason: "cannot-take-back" };
+    const scratch = `${id}#choice`;
+    const answer = await ask(opening([...record.serverEvents, ...queue.map((item) => item.event)], scratch));
+    await ask({ op: "close", id: scratch });
+    if (!answer.ok) return { ok: false, reason: "does-not-fit", error: answer.error };
+    return { ok: true, queue };
   }
 
   /**
-   * The players' choice: "mine" takes back the other phones' entries since this phone went
-   * offline and keeps the queued events; "theirs" drops the queued events from the conflicting one.
-   * Resolves false when "mine" is not possible (they undid further back than this phone's base).
+   * The players' choice: "after" keeps mine after theirs, "back" takes theirs back (recorded undos,
+   * each naming its entry) and keeps mine, "drop" drops mine. Resolves {ok} — false (with the
+   * reason) when that choice cannot be made; the conflict then stays for another choice.
    */
   async function resolveConflict(choice) {
-    const conflict = record?.conflict;
-    if (!conflict) return true;
-    if (choice === "theirs") {
-      record.queue = record.queue.slice(0, conflict.at);
-    } else {
-      const base = Math.max(0, conflict.base);
-      const theirs = depthAfter(record.serverEvents.slice(base));
-      if (theirs.lowest < 0) return false; // they took back more than they added since
-      const undos = Array.from({ length: theirs.depth }, () => ({ key: api.newIdempotencyKey(), event: { type: "undo" } }));
-      record.queue = [...undos, ...record.queue];
-    }
-    record.conflict = null;
-    record.conflictPrefix = null;
-    await openLocal();
-    await save();
+    const outcome = await exclusive(async () => {
+      if (!record?.conflict) return { ok: true };
+      const tried = choice === "drop" ? { ok: true, queue: [] } : await tryChoice(choice);
+      if (!tried.ok) return tried;
+      record.queue = tried.queue;
+      record.conflict = null;
+      await rebuild();
+      await save();
+      return { ok: true };
+    });
     changed();
     flush();
-    return !record.conflict;
+    return outcome;
   }
+
+  // A page being closed sends nothing more (its network may be gone, or come back for an instant).
+  let hidden = false;
+  addEventListener("pagehide", () => (hidden = true));
+  addEventListener("pageshow", () => (hidden = false));
 
   // The referee boots after the first paint; until then (or for good) the server referees.
   if (record && (record.created || !serverView)) {
     if (!(await startReferee())) throw new api.OfflineError("offline");
-    await openLocal();
+    await exclusive(rebuild);
     if (mode !== "local") throw new api.OfflineError("offline");
   } else {
     setTimeout(() => becomeLocal().catch((err) => console.warn("referee", err)), 0);
   }
   return session;
+}
+
+/** A record stored by an older version of the app: each waiting entry gets the position it was
+ * made at, a conflict the position it is about. */
+function upgraded(record) {
+  if (!record) return record;
+  const start = record.queueBase ?? record.serverVersion;
+  record.queue = (record.queue || []).map((item, index) => ({ ...item, base: item.base ?? start + index }));
+  if (record.conflict && record.conflict.base === undefined) record.conflict = { base: record.queue[0]?.base ?? start };
+  if (record.conflict && !record.queue.length) record.conflict = null;
+  delete record.queueBase;
+  delete record.conflictPrefix;
+  return record;
 }

@@ -1,13 +1,13 @@
-// Seen at a glance: the connection badge (online / offline / N moves waiting) and the sheet in
-// which the players settle a conflict between what this phone recorded offline and what another
-// phone recorded meanwhile.
+// Seen at a glance: the connection badge (online / offline / N moves waiting / conflict) and the
+// sheet in which the players settle what happens when this phone's entries met another phone's:
+// both are shown in words, and they choose — keep mine after theirs, take theirs back, or drop
+// mine. The sheet can be closed to look at the table and always reopened from the badge.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { refusalText, t } from "../i18n.js";
 import { isOnline } from "../api.js";
 import { openSheet } from "./sheet.js";
-import { toast } from "../toast.js";
 
-export function syncBadge() {
+export function syncBadge({ onConflict = () => {} } = {}) {
   const element = h("span", { class: "badge badge-sync", testid: "sync-badge", role: "status", "aria-live": "polite" });
   return {
     element,
@@ -22,65 +22,123 @@ export function syncBadge() {
         state = "waiting";
         text = t("sync.waiting", { count: session.waiting });
       }
-      element.textContent = text;
       element.dataset.state = state;
       element.dataset.referee = session.mode;
       element.title = session.mode === "local" ? t("sync.referee_here") : t("sync.referee_server");
+      if (state === "conflict") {
+        // A conflict waits for the players: the badge opens its sheet again (closed to look at the table).
+        const button = h("button", { type: "button", class: "badge-button", testid: "conflict-open", onclick: () => onConflict() }, text);
+        element.replaceChildren(button);
+      } else {
+        element.replaceChildren(text);
+      }
     },
   };
 }
 
-let open = null;
+let open = null; // {key, sheet} of the conflict sheet on screen
+let dismissed = null; // the conflict the players closed the sheet on (reopened from the badge)
 
-/** Ask the players what to keep; opened once per conflict. */
-export async function showConflict(session, game) {
+function keyOf(conflict) {
+  return `${conflict.base}:${conflict.refused ? "refused" : "met"}`;
+}
+
+/** What one entry did, as the game words it (an undo: what it took back). */
+function said(game, { before, after, event, undone }) {
+  if (event.type === "undo" && undone) {
+    const what = game.describe(after, before, undone);
+    return what ? t("table.undone", { what }) : t("table.undone_plain");
+  }
+  return game.describe(before, after, event) || "";
+}
+
+/**
+ * Ask the players what stands; opened by itself once per conflict, and again whenever `force` (the
+ * badge, a tap refused because of the conflict). Never closes into a dead end: a choice that cannot
+ * be made is shown with its reason and the other choices stay.
+ */
+export async function showConflict(session, game, { force = false } = {}) {
   const conflict = session.conflict;
-  if (!conflict || open?.conflict === conflict.at + JSON.stringify(conflict.mine)) return;
-  const key = conflict.at + JSON.stringify(conflict.mine);
-  open = { conflict: key };
-  if (conflict.refused) {
-    showRefusal(session, conflict);
+  if (!conflict) {
+    if (open) open.sheet.close();
+    open = null;
     return;
   }
-  const theirs = await session.describeTheirs().catch(() => []);
-  const what = theirs.map(({ before, after, event }) => game.describe(before, after, event)).filter(Boolean);
-  const reason = conflict.error?.detail || "";
+  const key = keyOf(conflict);
+  if (open && !open.sheet.closed) {
+    // Drawn already, for the log as it is: nothing to do (it is redrawn when another entry arrives).
+    if (open.key === key && open.version === session.serverVersion && !force) return;
+    if (open.busy) return;
+    open.sheet.close();
+  }
+  if (!force && dismissed === key) return;
   const sheet = openSheet({
-    title: t("sync.conflict_title"),
+    title: conflict.refused ? t("sync.refused_title") : t("sync.conflict_title"),
     testid: "conflict-sheet",
-    confirmLabel: t("sync.keep_mine"),
-    cancelLabel: t("sync.keep_theirs"),
-    onConfirm: async () => {
-      sheet.setBusy(true, { lock: true });
-      const ok = await session.resolveConflict("mine");
-      sheet.close();
-      open = null;
-      if (!ok) toast(t("sync.mine_impossible"), { kind: "error", timeout: 8000 });
-    },
-    onCancel: async () => {
-      open = null;
-      await session.resolveConflict("theirs");
+    confirm: false,
+    cancelLabel: t("sync.decide_later"),
+    onCancel: () => {
+      dismissed = key;
+      if (open?.sheet === sheet) open = null;
     },
   });
+  const mine = { key, version: session.serverVersion, sheet, busy: false };
+  open = mine;
+  sheet.setBody(h("p", { class: "muted" }, t("common.loading")));
+  const [{ theirs, mine: ours }, choices] = await Promise.all([
+    session.describeConflict().catch(() => ({ theirs: [], mine: [] })),
+    session.conflictChoices().catch(() => ({ drop: { ok: true } })),
+  ]);
+  if (open !== mine || sheet.closed) return;
+  const words = (steps) => steps.map((step) => said(game, step)).filter(Boolean).join(" · ");
+  const theirsText = words(theirs) || t("sync.conflict_other_moves");
+  const mineText = words(ours) || t("sync.conflict_other_moves");
+
+  async function choose(choice) {
+    mine.busy = true;
+    sheet.setBusy(true, { lock: true });
+    const outcome = await session.resolveConflict(choice).catch((err) => ({ ok: false, error: { detail: String(err) } }));
+    mine.busy = false;
+    if (outcome.ok) {
+      sheet.close();
+      if (open === mine) open = null;
+      dismissed = null;
+      if (session.conflict) showConflict(session, game, { force: true }); // it met again: decide again
+      return;
+    }
+    sheet.setBusy(false);
+    showConflict(session, game, { force: true }); // the same sheet, with why that choice cannot be made
+  }
+
+  const option = (choice, label, testid) => {
+    const state = choices[choice] || { ok: false };
+    const button = h("button", { type: "button", class: "btn btn-secondary btn-big", testid, onclick: () => choose(choice) }, label);
+    button.disabled = !state.ok;
+    const why = state.ok ? null : whyNot(state);
+    return [button, why ? h("p", { class: "muted", testid: `${testid}-why` }, why) : null].filter(Boolean);
+  };
+
+  if (conflict.refused) {
+    const reason = conflict.error?.detail || conflict.error?.title || "";
+    sheet.setBody([
+      h("p", { testid: "conflict-mine" }, t("sync.refused", { reason })),
+      h("p", { testid: "conflict-mine-list" }, t("sync.met_mine", { what: mineText })),
+      ...option("drop", t("sync.drop_mine", { count: session.waiting }), "conflict-drop"),
+    ]);
+    return;
+  }
   sheet.setBody([
-    h("p", { testid: "conflict-theirs" }, t("sync.conflict_theirs", { what: what.length ? what.join(" · ") : t("sync.conflict_other_moves") })),
-    h("p", { testid: "conflict-mine" }, t("sync.conflict_mine", { count: session.waiting - conflict.at, reason })),
+    h("p", { testid: "conflict-theirs" }, t("sync.met_theirs", { what: theirsText })),
+    h("p", { testid: "conflict-mine" }, t("sync.met_mine", { what: mineText })),
+    h("p", { class: "muted" }, t("sync.met_question")),
+    ...option("after", t("sync.keep_after"), "conflict-after"),
+    ...option("back", t("sync.keep_mine"), "conflict-back"),
+    ...option("drop", t("sync.keep_theirs"), "conflict-drop"),
   ]);
 }
 
-/** The server refused a queued event for good: say why; the players drop it (and what follows). */
-function showRefusal(session, conflict) {
-  const reason = conflict.error?.detail || conflict.error?.title || "";
-  toast(reason, { kind: "error", timeout: 8000 });
-  openSheet({
-    title: t("sync.refused_title"),
-    testid: "conflict-sheet",
-    confirm: false,
-    cancelLabel: t("sync.drop_mine", { count: session.waiting }),
-    body: h("p", { testid: "conflict-mine" }, t("sync.refused", { reason })),
-    onCancel: async () => {
-      open = null;
-      await session.resolveConflict("theirs");
-    },
-  });
+function whyNot(state) {
+  if (state.reason === "cannot-take-back") return t("sync.back_impossible");
+  if (state.reason === "does-not-fit") return t("sync.after_impossible", { reason: state.error ? refusalText(state.error) : "" });
+  return "";
 }

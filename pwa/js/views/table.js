@@ -156,7 +156,8 @@ export async function mountTable(container, { params, query }) {
   }
 
   const body = h("div", { class: "table-body" });
-  const badge = syncBadge();
+  // The badge opens the conflict sheet again whenever the players closed it to look at the table.
+  const badge = syncBadge({ onConflict: () => showConflict(session, game, { force: true }) });
   // A new tap makes the last entry's undo toast stale: it goes at once.
   const dropUndoToasts = () => document.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove());
   body.addEventListener("click", dropUndoToasts, { capture: true });
@@ -243,7 +244,13 @@ export async function mountTable(container, { params, query }) {
   }
 
   function handleWriteError(err) {
-    if (err.code === "stale-version" && err.problem?.table) {
+    if (err.code === "sync-conflict") {
+      // Another phone's entries met this phone's: nothing more is recorded until the players decide.
+      toast(t("sync.decide_first"));
+      showConflict(session, game, { force: true });
+    } else if (err.code === "tap-on-old-table") {
+      toast(t("sync.tap_not_recorded"), { timeout: 6000 });
+    } else if (err.code === "stale-version" && err.problem?.table) {
       adopt(err.problem.table, { own: true });
       toast(t("table.someone_faster"));
     } else if (err instanceof api.OfflineError) {
@@ -290,7 +297,8 @@ export async function mountTable(container, { params, query }) {
     if (readOnly) toast(game.describe(before, after, event)); // undo needs the table's key
     // GEN-1: a die or card the server drew stands, so nothing is offered that it would refuse.
     else if (after?.legal_actions?.undo?.possible === false) undoToast(game.describe(before, after, event), null);
-    else undoToast(game.describe(before, after, event), () => tapNow({ type: "undo" }));
+    // The toast's Undo takes back this very entry (it names it), never whatever came after it.
+    else undoToast(game.describe(before, after, event), () => tapNow({ type: "undo", undoes: after.version }));
   }
 
   /** Record at once (the phone's referee answers in about a millisecond; else the server). */
@@ -302,7 +310,7 @@ export async function mountTable(container, { params, query }) {
     body.setAttribute("aria-busy", "true");
     dropUndoToasts();
     try {
-      const after = await session.record(event, mine.key);
+      const after = await session.record(event, mine.key, { seen: before.version });
       adopt(after, { own: true });
       afterEntry(before, after, event);
     } catch (err) {
@@ -361,7 +369,7 @@ export async function mountTable(container, { params, query }) {
     mine.sheet.setBusy(true, { lock: true });
     const before = table;
     try {
-      const next = await session.record(mine.event, mine.key);
+      const next = await session.record(mine.event, mine.key, { seen: mine.version });
       if (pending === mine) pending = null;
       mine.sheet.close();
       adopt(next, { own: true });
