@@ -257,6 +257,7 @@ def response_examples() -> dict[str, Any]:
                 for seat in range(2)
             ],
             "table": table0,
+            "replayed": False,
         },
         "getTable": table3,
         "getLog": {"version": 4, "events": log[:2], "next_after": 2,

@@ -195,10 +195,11 @@ _KEY_CHARS = frozenset(string.ascii_letters + string.digits + string.punctuation
 
 
 def idempotency_key(raw: str | None) -> str | None:
-    """The Idempotency-Key header: at most 128 visible ASCII characters (the column holds 128)."""
-    if not raw:
+    """The Idempotency-Key header: 1 to 128 visible ASCII characters (the column holds 128); an
+    empty one is refused like any other malformed key, not taken as "no key"."""
+    if raw is None:
         return None
-    if len(raw) > MAX_IDEMPOTENCY_KEY or not set(raw) <= _KEY_CHARS:
+    if not raw or len(raw) > MAX_IDEMPOTENCY_KEY or not set(raw) <= _KEY_CHARS:
         raise ApiProblem(
             400,
             "bad-idempotency-key",
