@@ -14,6 +14,7 @@ import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -40,6 +41,15 @@ from tests.live.test_stream import PLAYERS
 # Every phone of these tests is on one address: the per-client caps (hostile/test_client_caps.py) off.
 ONE_ADDRESS = {**TEST_LIMITS, "KIBITZ_CLIENT_STREAMS": "0", "KIBITZ_CLIENT_CONNECTIONS": "0"}
 PHONES = 200
+
+
+def run_apart(coroutine: Any) -> Any:
+    """asyncio.run in a thread of its own: in the whole suite the browser tests' Playwright keeps an
+    event loop running in the main thread, where asyncio.run refuses to start another."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 CHANGES = 6
 
 
@@ -154,7 +164,7 @@ def test_two_hundred_phones_get_each_change_once_in_order_from_one_read_and_one_
     served: tuple[str, Flask],
 ) -> None:
     base, app = served
-    phones, costs = asyncio.run(_crowd(base, _in_process(app)))
+    phones, costs = run_apart(_crowd(base, _in_process(app)))
     expected = [(0, [])] + [(v, [v]) for v in range(1, CHANGES + 1)]
     assert all(p.got == expected for p in phones), "a phone missed, doubled or reordered a change"
     # Each change: one read of the table and its new entry, one render, for all 200 streams.
@@ -171,7 +181,7 @@ def gunicorn_server(db_url: str, tmp_path: Path) -> Iterator[str]:
 
 @pytest.mark.gunicorn
 def test_under_gunicorn_the_press_writes_each_change_once_to_two_hundred_phones(gunicorn_server: str) -> None:
-    phones, costs = asyncio.run(_crowd(gunicorn_server, lambda: _from_health(gunicorn_server)))
+    phones, costs = run_apart(_crowd(gunicorn_server, lambda: _from_health(gunicorn_server)))
     expected = [(0, [])] + [(v, [v]) for v in range(1, CHANGES + 1)]
     assert all(p.got == expected for p in phones), "a phone missed, doubled or reordered a change"
     assert costs == [(1, 1)] * CHANGES
