@@ -3,6 +3,12 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/** What h() and s() take as children: nodes, text, numbers; null/undefined/false are left out; arrays are flattened. */
+/** @typedef {Node | string | number | boolean | null | undefined} Leaf */
+/** @typedef {Leaf | Leaf[] | Leaf[][] | Leaf[][][]} Child */
+/** Attributes, `class` (a string or a list), `text`, `dataset`, `testid`, `style`, `on<event>` handlers. */
+/** @typedef {Record<string, any>} Props */
+
 function applyProps(el, props, isSvg) {
   for (const [key, value] of Object.entries(props || {})) {
     if (value === undefined || value === null || value === false) continue;
@@ -17,6 +23,10 @@ function applyProps(el, props, isSvg) {
   }
 }
 
+/**
+ * @param {Element} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
@@ -24,7 +34,14 @@ function append(el, children) {
   }
 }
 
-/** h("button", {class: "btn", onclick: fn, testid: "stop"}, "Stop") */
+/**
+ * h("button", {class: "btn", onclick: fn, testid: "stop"}, "Stop")
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Props | null} [props]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
   applyProps(el, props, false);
@@ -32,7 +49,14 @@ export function h(tag, props, ...children) {
   return el;
 }
 
-/** s("circle", {cx: 1, cy: 2, r: 3}) — SVG element. */
+/**
+ * s("circle", {cx: 1, cy: 2, r: 3}) — SVG element.
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Props | null} [props]
+ * @param {...Child} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function s(tag, props, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
   applyProps(el, props, true);

@@ -3,7 +3,11 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** toast(text, {kind: "info"|"error", timeout, onClick}) — onClick makes the toast an action. */
+/**
+ * toast(text, {kind: "info"|"error", timeout, onClick}) — onClick makes the toast an action.
+ * @param {string} message
+ * @param {{kind?: "info" | "error", timeout?: number, onClick?: () => unknown}} [options]
+ */
 export function toast(message, { kind = "info", timeout = 4000, onClick } = {}) {
   const host = document.getElementById("toasts");
   if (!host || !message) return;

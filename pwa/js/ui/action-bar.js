@@ -23,7 +23,12 @@ export function createBarHost() {
   };
 }
 
-/** A big button: a label and an optional second line (odds, outcome). kind: primary, secondary, warning, die … */
+/** @typedef {import("../dom.js").Child} Child */
+
+/**
+ * A big button: a label and an optional second line (odds, outcome). kind: primary, secondary, warning, die …
+ * @param {{testid?: string, label: Child, sub?: Child, onclick?: (e: MouseEvent) => unknown, kind?: string, disabled?: boolean, extraClass?: string | false}} options
+ */
 export function bigButton({ testid, label, sub, onclick, kind = "primary", disabled = false, extraClass }) {
   return h(
     "button",
@@ -59,12 +64,20 @@ export function viewOnlyHint() {
   return h("p", { class: "muted view-only-hint" }, t("table.view_only_hint"));
 }
 
-/** What the table waits for, in one line. */
+/**
+ * What the table waits for, in one line.
+ * @param {...Child} content
+ */
 export function prompt(...content) {
   return h("p", { class: "prompt", testid: "prompt" }, ...content);
 }
 
-/** A prompt with a "Back" button beside it (back: its click handler; none: the prompt alone in the row). */
+/**
+ * A prompt with a "Back" button beside it (back: its click handler; none: the prompt alone in the row).
+ * @param {Child} text
+ * @param {(() => unknown) | null} [back]
+ * @param {string} [backTestid]
+ */
 export function promptRow(text, back, backTestid = "flow-back") {
   return h(
     "div",
@@ -77,6 +90,9 @@ export function promptRow(text, back, backTestid = "flow-back") {
 /**
  * Referee notes as a list (null when there are none): each note's text(n, i) and, where the
  * note names a rule, its "why?" link why(n).
+ * @template {{code: string, rule?: string | null}} N
+ * @param {N[]} items
+ * @param {{text: (n: N, i: number) => Child, why?: (n: N) => Node, testid?: string}} options
  */
 export function notesList(items, { text, why, testid = "notes" }) {
   if (!items.length) return null;

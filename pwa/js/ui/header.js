@@ -17,7 +17,7 @@ export function setRulesGame(game) {
 }
 
 function refresh() {
-  const link = document.getElementById("rules-link");
+  const link = /** @type {HTMLAnchorElement | null} */ (document.getElementById("rules-link"));
   if (link) {
     link.hidden = !rulesGame;
     link.textContent = t("header.rules");

@@ -4,6 +4,8 @@ import { h } from "../dom.js";
 /**
  * panel({title, labelFor, class, ...attributes}, ...children). The title is an <h2>, or a <label>
  * for the control with the id labelFor; without a title the panel has no heading.
+ * @param {{title?: import("../dom.js").Child, labelFor?: string, class?: string | (string | false | null | undefined)[], [attribute: string]: unknown}} [options]
+ * @param {...import("../dom.js").Child} children
  */
 export function panel({ title, labelFor, class: extraClass, ...attrs } = {}, ...children) {
   let heading = null;

@@ -15,6 +15,21 @@ import { t } from "../i18n.js";
  *   card(head, p, i)   wraps the name row into a larger card (Mahé adds the turtle colours); the card
  *                      then carries data-testid="player-<i>"
  */
+/**
+ * @param {object} options
+ * @param {any[]} options.players  names, or the game's own player entries (nameOf reads their names)
+ * @param {number} options.min
+ * @param {number} options.max
+ * @param {(p: any) => string} [options.nameOf]
+ * @param {(i: number, value: string) => void} [options.setName]
+ * @param {() => unknown} [options.blank]
+ * @param {() => void} options.onChange
+ * @param {() => void} [options.onName]
+ * @param {string} [options.rowClass]
+ * @param {(i: number) => string} [options.seatClass]
+ * @param {string} [options.removeClass]
+ * @param {(head: HTMLElement, p: any, i: number) => HTMLElement} [options.card]
+ */
 export function playersList({
   players,
   min,
@@ -125,6 +140,16 @@ export function seatSelect({ id, testid, names, random = false }) {
 /**
  * Side-by-side choice buttons (aria-pressed): segmented({values, value, onPick, testPrefix,
  * labels(v), hints(v), label}). The pressed button follows a tap before onPick(v) runs.
+ * @template V
+ * @param {object} options
+ * @param {readonly V[]} options.values
+ * @param {V} options.value
+ * @param {(v: V) => unknown} options.onPick
+ * @param {string} options.testPrefix
+ * @param {(v: V) => import("../dom.js").Child} options.labels
+ * @param {(v: V) => import("../dom.js").Child} [options.hints]
+ * @param {string} [options.label]
+ * @param {string} [options.extraClass]
  */
 export function segmented({ values, value, onPick, testPrefix, labels, hints, label, extraClass }) {
   const group = h("div", { class: ["segmented", extraClass], role: "group", "aria-label": label });
@@ -147,6 +172,7 @@ export function segmented({ values, value, onPick, testPrefix, labels, hints, la
 /**
  * The setup <form>: page title, the game's sections, the sticky "Create table" button.
  * submit() runs once at a time (the button is off meanwhile); it posts through the view's create().
+ * @param {{game: string, extraClass?: string, sections: import("../dom.js").Child[], submit: () => Promise<unknown>}} options
  */
 export function setupForm({ game, extraClass, sections, submit }) {
   const createButton = h("button", { type: "submit", class: "btn btn-primary btn-big", testid: "create-table" }, t("setup.create"));

@@ -1,14 +1,26 @@
 // The end screen's panel, the same frame for every game: who won, the game's own lines on why,
 // the ranking with each game's score, the game's extras, and the export buttons.
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MaheResult"] | Schemas["MagellanResult"] | Schemas["MhingResult"]} GameResult */
+/** @typedef {GameResult["ranking"][number]} Ranked */
 import { h } from "../dom.js";
 import { t, list } from "../i18n.js";
 import { exportButtons } from "../views/exports.js";
 
-/** Names of seats from the result's ranking; fallbackName(seat) where the ranking has none. */
+/**
+ * Names of seats from the result's ranking; fallbackName(seat) where the ranking has none.
+ * @param {GameResult} result
+ * @param {number[]} seats
+ * @param {(seat: number) => string} [fallbackName]
+ */
 export function seatNames(result, seats, fallbackName = () => "?") {
   return seats.map((seat) => result.ranking.find((r) => r.seat === seat)?.name ?? fallbackName(seat));
 }
 
+/**
+ * @param {GameResult} result
+ * @param {(seat: number) => string} [fallbackName]
+ */
 export function winnerNames(result, fallbackName) {
   return seatNames(result, result.winners, fallbackName);
 }
@@ -21,6 +33,14 @@ export function explanationLine(...content) {
 /**
  * gameResultPanel({result, tableId, extraClass, fallbackName(seat), score(r), intro: nodes, extra: nodes})
  * intro stands between the title and the ranking, extra between the ranking and the exports.
+ * @param {object} options
+ * @param {GameResult} options.result
+ * @param {string} options.tableId
+ * @param {string} [options.extraClass]
+ * @param {(seat: number) => string} [options.fallbackName]
+ * @param {(r: Ranked) => import("../dom.js").Child} options.score
+ * @param {import("../dom.js").Child[]} [options.intro]
+ * @param {import("../dom.js").Child[]} [options.extra]
  */
 export function gameResultPanel({ result, tableId, extraClass, fallbackName, score, intro = [], extra = [] }) {
   const names = winnerNames(result, fallbackName);

@@ -33,6 +33,7 @@ export function seatLink(tableId, seat, seatToken) {
  * Do the players need their own links at this table: secret hands (Magellan ledger), the card slid
  * from the hand under Magellan A (MG-8, typed on the slider's own phone), Mahé's face-down egg
  * cards (MA-7)?
+ * @param {import("kibitz-api").components["schemas"]["Table"] | null | undefined} table
  */
 export function needsSeatLinks(table) {
   if (table?.game === "mahe") return true;
@@ -91,6 +92,7 @@ export async function shareTable(tableId, token, gameTitle, { seats = null } = {
   const text = token ? t("share.text_join", { game: gameTitle }) : t("share.text_view", { game: gameTitle });
   const withSeats = Array.isArray(seats) && seats.length > 0;
   // The app's own sheet always: its QR codes let a phone across the table join by its camera.
+  /** @type {HTMLElement[]} */
   const body = [
     h("p", {}, token ? t("share.hint_join") : t("share.hint_view")),
     h(

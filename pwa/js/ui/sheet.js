@@ -7,6 +7,18 @@ import { t } from "../i18n.js";
  * setBusy(true) disables Confirm; setBusy(true, {lock: true}) also keeps the sheet from being dismissed.
  * With confirm: false only a close button is shown.
  */
+/**
+ * @typedef {object} SheetOptions
+ * @property {string} [title]
+ * @property {import("../dom.js").Child} [body]
+ * @property {string} [confirmLabel]
+ * @property {string} [cancelLabel]
+ * @property {() => unknown} [onConfirm]
+ * @property {() => unknown} [onCancel]
+ * @property {boolean} [confirm]
+ * @property {string} [testid]
+ */
+/** @param {SheetOptions} options */
 export function openSheet({ title, body, confirmLabel, cancelLabel, onConfirm, onCancel, confirm = true, testid = "sheet" }) {
   const bodyEl = h("div", { class: "sheet-body", testid: "sheet-body" });
   const confirmBtn = confirm

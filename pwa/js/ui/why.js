@@ -8,7 +8,13 @@ export function decisionAnchor(decisions, rule) {
   return decisions.has(rule) ? `decision-${rule}` : rule;
 }
 
-/** <a class="why"> to the anchor on the game's rules page; text defaults to "why?". */
+/**
+ * <a class="why"> to the anchor on the game's rules page; text defaults to "why?".
+ * @param {string} game
+ * @param {string} anchor
+ * @param {string} [testid]
+ * @param {{text?: import("../dom.js").Child, extraClass?: string}} [options]
+ */
 export function rulesLink(game, anchor, testid, { text = t("common.why"), extraClass } = {}) {
   return h("a", { class: ["why", extraClass], href: rulesUrl(game, anchor), target: "_blank", rel: "noopener", testid }, text);
 }
