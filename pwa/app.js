@@ -16,16 +16,17 @@ import { hasPowers, refreshPowers } from "./js/games/magellan/powers.js";
  * data-testid) takes the focus, else the action bar's first enabled control.
  */
 function keepFocusAcrossRedraws() {
+  /** @type {HTMLElement | null} */
   let focused = null;
   document.addEventListener("focusin", (e) => {
-    focused = e.target;
+    focused = /** @type {HTMLElement} */ (e.target);
   });
   new MutationObserver(() => {
     if (!focused || focused.isConnected) return;
     if (document.activeElement && document.activeElement !== document.body) return;
     const id = focused.dataset?.testid;
     const same = id ? document.querySelector(`[data-testid="${CSS.escape(id)}"]:not(:disabled)`) : null;
-    const next = same || document.querySelector("[data-testid=actionbar] button:not(:disabled)");
+    const next = /** @type {HTMLElement | null} */ (same || document.querySelector("[data-testid=actionbar] button:not(:disabled)"));
     focused = null;
     if (next) next.focus({ preventScroll: true });
   }).observe(document.body, { childList: true, subtree: true });

@@ -2,6 +2,47 @@
 // {name, title, mountSetup(container, ctx), createScreen(container, controller), describe(before, after, event)}.
 // To add Magellan or Mhing: create js/games/<name>/ and add a line here (and to sw.js's precache list).
 
+// The shapes a game client deals in come from openapi.yaml (tests/contract/test_pwa_types.py): a
+// field renamed on the server fails `tsc --checkJs` in the screen that reads it.
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["Table"]} Table */
+/** @typedef {Schemas["AnyEvent"]} GameEvent */
+/** @typedef {Schemas["LoggedEvent"]} LoggedEvent */
+/**
+ * How a tap is recorded: confirm first (a sheet with the preview, or `text` instead when preview is false).
+ * @typedef {{confirm?: boolean, preview?: boolean, text?: string, title?: string, confirmLabel?: string}} ProposeOptions
+ */
+/**
+ * The seat's private view as this phone last asked for it.
+ * @typedef {{seat: number, view: Schemas["PrivateView"]["view"], version: number | null, status: "loading" | "fresh" | "failed"}} Mine
+ */
+/**
+ * What views/table.js hands a game's screen.
+ * @typedef {object} Controller
+ * @property {string} id
+ * @property {boolean} readOnly
+ * @property {GameClient} game
+ * @property {Table} table
+ * @property {(event: GameEvent, opts?: ProposeOptions) => void} propose
+ * @property {(event: GameEvent) => Promise<void>} commitNow
+ * @property {number | null} seat
+ * @property {() => {seat: number, name: string, url: string}[]} seatLinks
+ * @property {Mine | null} mine
+ */
+/**
+ * A game screen: update(table) on every new table view, updateMine() when the seat's own view changed.
+ * @typedef {{update: (table: any) => void, updateMine?: () => void, destroy?: () => void}} Screen
+ */
+/**
+ * @typedef {object} GameClient
+ * @property {string} name
+ * @property {string} title
+ * @property {(container: HTMLElement, ctx: any) => unknown} mountSetup
+ * @property {(container: HTMLElement, ctl: Controller) => Screen} createScreen
+ * @property {(before: any, after: any, event: LoggedEvent) => string} describe
+ * @property {(event: GameEvent, table: Table) => boolean} [confirmFirst]
+ */
+
 const LOADERS = {
   mahe: () => import("./mahe/index.js"),
   magellan: () => import("./magellan/index.js"),
@@ -12,6 +53,10 @@ export function hasClient(name) {
   return Object.hasOwn(LOADERS, name);
 }
 
+/**
+ * @param {string} name
+ * @returns {Promise<GameClient | null>}
+ */
 export async function loadGame(name) {
   const loader = LOADERS[name];
   return loader ? (await loader()).default : null;

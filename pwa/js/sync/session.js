@@ -61,6 +61,10 @@ export async function createOffline(body, idempotencyKey) {
  * connection, the waiting entries or a conflict changes; onRenamed(newId) once a table started
  * offline got its server id.
  */
+/**
+ * @param {string} initialId
+ * @param {{onChange?: (session: object, reason?: string) => void, onRenamed?: (newId: string, localId: string) => void}} [options]
+ */
 export async function openSession(initialId, { onChange = () => {}, onRenamed = () => {} } = {}) {
   let id = initialId;
   let record = upgraded(await localdb.getTable(id).catch(() => null));
@@ -88,6 +92,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
   let news = null;
   let held = null; // the events the referee's copy of this table holds (always `shown` once local)
   let heldView = null; // and the referee's view of them
+  /** @type {Promise<unknown>} */
   let steps = Promise.resolve(); // every change to the log or the waiting entries, one at a time
 
   const session = {
@@ -144,7 +149,12 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     },
   };
 
-  /** One step at a time: the referee's table, the log and the waiting entries change together. */
+  /**
+   * One step at a time: the referee's table, the log and the waiting entries change together.
+   * @template T
+   * @param {() => T | Promise<T>} work
+   * @returns {Promise<T>}
+   */
   function exclusive(work) {
     const run = steps.then(work);
     steps = run.catch(() => undefined);
