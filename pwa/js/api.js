@@ -223,29 +223,91 @@ export async function bgStatsLink(id) {
   return (await request("GET", `/tables/${enc(id)}/export/bgstats`)).data;
 }
 
+/**
+ * @param {string} id
+ * @param {"csv" | "json"} kind
+ */
 export function exportUrl(id, kind) {
   return kind === "csv" ? `${BASE}/tables/${enc(id)}/export.csv` : `${BASE}/tables/${enc(id)}/export`;
 }
 
 // ---------- groups: players kept between games, their history and statistics ----------
 
+/**
+ * @param {Schemas["GroupCreate"]} body
+ * @returns {Promise<Schemas["CreatedGroup"]>}
+ */
 export async function createGroup(body) {
   return (await withRetry(() => request("POST", "/groups", { body }))).data;
 }
 
-/** GET a group's resource ("" for the group itself, "/history?game=…", "/stats"): {data, stale}. */
+/**
+ * @overload
+ * @param {string} id
+ * @param {""} [rest]
+ * @returns {Promise<Answer<Schemas["Group"]>>}
+ */
+/**
+ * @overload
+ * @param {string} id
+ * @param {`/history${string}`} rest
+ * @returns {Promise<Answer<Schemas["History"]>>}
+ */
+/**
+ * @overload
+ * @param {string} id
+ * @param {"/stats"} rest
+ * @returns {Promise<Answer<Schemas["Stats"]>>}
+ */
+/**
+ * @overload
+ * @param {string} id
+ * @param {`/head-to-head?${string}`} rest
+ * @returns {Promise<Answer<Schemas["HeadToHead"]>>}
+ */
+/**
+ * @overload
+ * @param {string} id
+ * @param {`/tables/${string}/progress`} rest
+ * @returns {Promise<Answer<Schemas["Progress"]>>}
+ */
+/**
+ * GET a group's resource ("" for the group itself, "/history?game=…", "/stats"): {data, stale}.
+ * @param {string} id
+ * @param {string} [rest]
+ * @returns {Promise<Answer<unknown>>}
+ */
 export function readGroup(id, rest = "") {
   return request("GET", `/groups/${enc(id)}${rest}`);
 }
 
+/**
+ * @param {string} id
+ * @param {string} token
+ * @param {Schemas["GroupUpdate"]} body
+ * @returns {Promise<Schemas["Group"]>}
+ */
 export async function updateGroup(id, token, body) {
   return (await request("PUT", `/groups/${enc(id)}`, { body, token })).data;
 }
 
+/**
+ * @param {string} id
+ * @param {string | null} token
+ * @param {Schemas["AddTable"]} body
+ * @returns {Promise<Schemas["Membership"]>}
+ */
 export async function addGroupTable(id, token, body) {
   return (await withRetry(() => request("POST", `/groups/${enc(id)}/tables`, { body, token }))).data;
 }
 
+/**
+ * @param {string} id
+ * @param {string} token
+ * @param {string} tableId
+ * @param {boolean} abandoned
+ * @returns {Promise<Schemas["Membership"]>}
+ */
 export async function abandonGroupTable(id, token, tableId, abandoned) {
   return (await request("PATCH", `/groups/${enc(id)}/tables/${enc(tableId)}`, { body: { abandoned }, token })).data;
 }

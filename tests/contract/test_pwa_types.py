@@ -22,7 +22,9 @@ def run(*command: str | Path) -> subprocess.CompletedProcess[str]:
 
 
 def check_against(document: Path) -> subprocess.CompletedProcess[str]:
-    made = run(BIN / "openapi-typescript", document, "-o", HERE / "kibitz.d.ts")
+    # A field with a default may be left out of a request (the server fills it in); strictNullChecks
+    # is off, so on answers optional and required read the same.
+    made = run(BIN / "openapi-typescript", document, "--default-non-nullable=false", "-o", HERE / "kibitz.d.ts")
     assert made.returncode == 0, made.stderr
     return run(BIN / "tsc", "-p", HERE)
 

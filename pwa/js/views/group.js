@@ -16,6 +16,12 @@ import { chart } from "../groups/charts.js";
 import { qrFigure } from "../ui/qr.js";
 import { flushPending, lastSeating, startGroupGame } from "../groups/filing.js";
 
+// What the group's pages read, as openapi.yaml describes it (tests/contract/test_pwa_types.py).
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["HistoryEntry"]} HistoryEntry */
+/** @typedef {Schemas["PlayerStats"]} PlayerStats */
+
+/** @type {{name: "mahe" | "magellan" | "mhing", title: string, min: number, max: number}[]} */
 const GAMES = [
   { name: "mahe", title: "Mahé", min: 2, max: 7 },
   { name: "magellan", title: "Magellan", min: 3, max: 6 },
@@ -98,6 +104,7 @@ export async function mountGroup(container, { params, query }) {
   const id = params.id;
   const given = query.get("k");
   if (given) replacePath(`/g/${encodeURIComponent(id)}`); // the token stays on the phone, not in the URL
+  /** @type {Schemas["Group"]} */
   let group;
   try {
     group = (await api.readGroup(id)).data;
@@ -172,7 +179,7 @@ export async function mountGroup(container, { params, query }) {
         }
       },
     });
-    const confirm = document.querySelector("[data-testid=seating-sheet] [data-testid=confirm]");
+    const confirm = /** @type {HTMLButtonElement | null} */ (document.querySelector("[data-testid=seating-sheet] [data-testid=confirm]"));
     function render() {
       chips.replaceChildren(
         ...group.players.map((p, i) => {
@@ -217,6 +224,10 @@ export async function mountGroup(container, { params, query }) {
     );
   }
 
+  /**
+   * @param {HistoryEntry} entry
+   * @param {Map<string, string>} names
+   */
   function historyItem(entry, names) {
     const players = entry.players.map((p) =>
       h("li", { class: p.winner ? "winner" : null, testid: `history-${entry.table_id}-seat-${p.seat}` }, p.winner ? "🏆 " : "", names.get(p.player_id) || p.name, p.score === null ? "" : ` · ${number(p.score)}`),
@@ -244,6 +255,10 @@ export async function mountGroup(container, { params, query }) {
     );
   }
 
+  /**
+   * @param {HistoryEntry} entry
+   * @param {HTMLElement} host
+   */
   async function progressChart(entry, host) {
     try {
       const { data } = await api.readGroup(id, `/tables/${encodeURIComponent(entry.table_id)}/progress`);
@@ -263,6 +278,7 @@ export async function mountGroup(container, { params, query }) {
     }
   }
 
+  /** @param {HistoryEntry} entry */
   async function abandon(entry) {
     try {
       await api.abandonGroupTable(id, token, entry.table_id, entry.status !== "abandoned");
@@ -283,6 +299,7 @@ export async function mountGroup(container, { params, query }) {
       h("thead", {}, h("tr", {}, ["group.player", "group.games", "group.wins", "group.win_rate"].map((k) => h("th", { scope: "col" }, t(k))))),
       h("tbody", {}, players.map((p) => h("tr", { testid: `stats-${p.player_id}` }, h("th", { scope: "row" }, p.name), h("td", {}, number(p.games)), h("td", {}, number(p.wins)), h("td", {}, percent(p.win_rate))))),
     );
+    /** @type {HTMLElement[]} */
     const parts = [stale ? h("p", { class: "muted small" }, t("group.offline_copy")) : null, overview];
     if (!players.length) return [h("p", { class: "muted", testid: "stats-empty" }, t("group.no_stats"))];
     parts.push(chart({ title: t("group.wins_chart"), kind: "bars", labels: players.map((p) => p.name), xLabel: t("group.player"), series: [{ label: t("group.wins"), values: players.map((p) => p.wins) }], testid: "chart-wins" }));
@@ -305,6 +322,10 @@ export async function mountGroup(container, { params, query }) {
     return parts;
   }
 
+  /**
+   * @param {"mahe" | "magellan" | "mhing"} game
+   * @param {PlayerStats[]} players
+   */
   function gameStats(game, players) {
     const columns = {
       mahe: [["eggs_per_game", "group.eggs_per_game"], ["busts", "group.busts"], ["beaches", "group.beaches"], ["best_score", "group.best"]],
@@ -321,6 +342,7 @@ export async function mountGroup(container, { params, query }) {
         return h("tr", {}, h("th", { scope: "row" }, p.name), h("td", {}, number(s.games)), h("td", {}, number(s.wins)), columns.map(([field]) => h("td", { "data-field": field }, s[field] === null ? "–" : number(s[field]))));
       })),
     );
+    /** @type {HTMLElement[]} */
     const section = [table];
     if (game === "magellan") {
       const sources = ["fields", "money", "magellan", "pizarro"];
@@ -335,6 +357,7 @@ export async function mountGroup(container, { params, query }) {
     return h("section", { class: "group-game-stats" }, section);
   }
 
+  /** @param {PlayerStats[]} players */
   function headToHead(players) {
     const pick = (testid, index) => h("select", { class: "input", testid, "aria-label": t("group.player") }, players.map((p, i) => h("option", { value: p.player_id, selected: i === index }, p.name)));
     const a = pick("h2h-a", 0);
@@ -356,6 +379,7 @@ export async function mountGroup(container, { params, query }) {
 
   // ---------- players ----------
   function renderPlayers() {
+    /** @type {Schemas["GroupPlayer"][]} */
     const rows = group.players.map((p) => ({ ...p }));
     const listEl = h("ul", { class: "group-player-list", testid: "group-player-list" });
     function render() {

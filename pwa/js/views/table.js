@@ -37,6 +37,7 @@ export async function mountTable(container, { params, query }) {
   container.append(h("p", { class: "muted loading" }, t("common.loading")));
 
   // Set once the screen exists; the session reports every change of view, queue or connection.
+  /** @type {(reason?: string) => void} */
   let onSessionChange = () => {};
   let session;
   try {
@@ -76,6 +77,7 @@ export async function mountTable(container, { params, query }) {
   let pending = null; // the action waiting in the confirm sheet: {event, key, version, sheet, committing}
   let mySeat = store.getMySeat(id); // {seat, token} from a player's own link, or null
   // The seat's private view: {seat, view, version (of the table when asked), status: "loading" | "fresh" | "failed"}.
+  /** @type {import("../games/registry.js").Mine | null} */
   let mine = mySeat ? { seat: mySeat.seat, view: null, version: null, status: "loading" } : null;
   let seatAsk = 0;
 
@@ -134,7 +136,7 @@ export async function mountTable(container, { params, query }) {
   function showClock() {
     if (!table.created_at) return;
     const end = table.finished && table.updated_at ? new Date(table.updated_at) : new Date();
-    const minutes = Math.max(0, Math.floor((end - new Date(table.created_at)) / 60000));
+    const minutes = Math.max(0, Math.floor((end.getTime() - new Date(table.created_at).getTime()) / 60000));
     clock.textContent = minutes < 60 ? t("table.minutes", { count: minutes }) : t("table.hours", { h: Math.floor(minutes / 60), m: String(minutes % 60).padStart(2, "0") });
     clock.dataset.minutes = String(minutes);
   }
