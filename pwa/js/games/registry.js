@@ -9,6 +9,11 @@
 /** @typedef {Schemas["AnyEvent"]} GameEvent */
 /** @typedef {Schemas["LoggedEvent"]} LoggedEvent */
 /**
+ * A table's legal actions by their type (`Object.fromEntries(actions.map((a) => [a.type, a]))`).
+ * @template {{type: string}} A
+ * @typedef {{[K in A as K["type"]]?: K}} ByType
+ */
+/**
  * How a tap is recorded: confirm first (a sheet with the preview, or `text` instead when preview is false).
  * @typedef {{confirm?: boolean, preview?: boolean, text?: string, title?: string, confirmLabel?: string}} ProposeOptions
  */
@@ -34,10 +39,15 @@
  * @typedef {{update: (table: any) => void, updateMine?: () => void, destroy?: () => void}} Screen
  */
 /**
+ * What views/setup.js hands a game's setup form: the game's facts (GET /api/games; the client's own
+ * defaults offline) and create(body), which posts POST /api/tables (or starts the table offline).
+ * @typedef {{meta: {name: string, title: string, min_players: number, max_players: number, options?: Schemas["GameInfo"]["options"], powers?: Schemas["Power"][]}, create: (body: Schemas["CreateTable"]) => Promise<boolean>}} SetupContext
+ */
+/**
  * @typedef {object} GameClient
  * @property {string} name
  * @property {string} title
- * @property {(container: HTMLElement, ctx: any) => unknown} mountSetup
+ * @property {(container: HTMLElement, ctx: SetupContext) => unknown} mountSetup
  * @property {(container: HTMLElement, ctl: Controller) => Screen} createScreen
  * @property {(before: any, after: any, event: LoggedEvent) => string} describe
  * @property {(event: GameEvent, table: Table) => boolean} [confirmFirst]

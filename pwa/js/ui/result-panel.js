@@ -2,7 +2,6 @@
 // the ranking with each game's score, the game's extras, and the export buttons.
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {Schemas["MaheResult"] | Schemas["MagellanResult"] | Schemas["MhingResult"]} GameResult */
-/** @typedef {GameResult["ranking"][number]} Ranked */
 import { h } from "../dom.js";
 import { t, list } from "../i18n.js";
 import { exportButtons } from "../views/exports.js";
@@ -33,12 +32,13 @@ export function explanationLine(...content) {
 /**
  * gameResultPanel({result, tableId, extraClass, fallbackName(seat), score(r), intro: nodes, extra: nodes})
  * intro stands between the title and the ranking, extra between the ranking and the exports.
+ * @template {GameResult} R
  * @param {object} options
- * @param {GameResult} options.result
+ * @param {R} options.result
  * @param {string} options.tableId
  * @param {string} [options.extraClass]
  * @param {(seat: number) => string} [options.fallbackName]
- * @param {(r: Ranked) => import("../dom.js").Child} options.score
+ * @param {(r: R["ranking"][number]) => import("../dom.js").Child} options.score
  * @param {import("../dom.js").Child[]} [options.intro]
  * @param {import("../dom.js").Child[]} [options.extra]
  */

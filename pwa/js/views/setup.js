@@ -16,6 +16,7 @@ export async function mountSetup(container, { params }) {
     return;
   }
   setRulesGame(game.name);
+  /** @type {import("../games/registry.js").SetupContext["meta"]} */
   let meta = { name: game.name, title: game.title, min_players: 2, max_players: 7 };
   try {
     meta = (await api.listGames()).find((g) => g.name === game.name) || meta;
@@ -25,7 +26,10 @@ export async function mountSetup(container, { params }) {
   let idempotencyKey = null;
   let lastBody = "";
 
-  /** Called by the game's form with the POST /api/tables body. */
+  /**
+   * Called by the game's form with the POST /api/tables body.
+   * @param {import("kibitz-api").components["schemas"]["CreateTable"]} body
+   */
   async function create(body) {
     const json = JSON.stringify(body);
     if (json !== lastBody || !idempotencyKey) {
@@ -46,7 +50,10 @@ export async function mountSetup(container, { params }) {
     }
   }
 
-  /** No network: the phone's referee checks the setup and the table starts here (created later). */
+  /**
+   * No network: the phone's referee checks the setup and the table starts here (created later).
+   * @param {import("kibitz-api").components["schemas"]["CreateTable"]} body
+   */
   async function startOffline(body) {
     try {
       const id = await createOffline(body, idempotencyKey);

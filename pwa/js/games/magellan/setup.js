@@ -11,6 +11,10 @@ import { EXPLORERS, explorerName, missingSlots, neededSlots, whyLink } from "./c
 import { openSheetForm } from "./sheetform.js";
 import * as sheets from "./sheets.js";
 
+/**
+ * @param {HTMLElement} container
+ * @param {import("../registry.js").SetupContext} ctx
+ */
 export function mountSetup(container, { meta, create }) {
   const min = meta.min_players || 3;
   const max = meta.max_players || 6;

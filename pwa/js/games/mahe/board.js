@@ -62,6 +62,11 @@ function card(x, y, value, { beach = false } = {}) {
   return g;
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {import("kibitz-api").components["schemas"]["MaheDie"]} d
+ */
 function die(x, y, d) {
   const g = s("g", { class: ["die", d.source === "card" && "die-card"], "data-value": d.value });
   g.append(s("rect", { x, y, width: 24, height: 24, rx: 5 }));
@@ -84,15 +89,20 @@ export function createBoard() {
   });
   return {
     el: svg,
+    /** @param {import("kibitz-api").components["schemas"]["MaheTable"]} table */
     update(table) {
       draw(svg, table);
     },
   };
 }
 
+/**
+ * @param {SVGSVGElement} svg
+ * @param {import("kibitz-api").components["schemas"]["MaheTable"]} table
+ */
 function draw(svg, table) {
   const state = table.state;
-  const legal = table.legal_actions || {};
+  const legal = table.legal_actions || /** @type {import("kibitz-api").components["schemas"]["MaheLegalActions"]} */ ({});
   const mover = state.phase === "finished" ? null : legal.turtle || state.turn?.turtle || null;
   const lastTo = state.last_move && !state.last_move.bust ? state.last_move.to : null;
   clear(svg);

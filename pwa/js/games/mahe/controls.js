@@ -6,12 +6,23 @@ import { barHead, bigButton, prompt, viewOnlyHint } from "../../ui/action-bar.js
 import { colourName, playerName, HEX } from "./colours.js";
 import { turnInfo, deciderInfo, notes, swatch } from "./status.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MaheTable"]} MaheTable */
+/** @typedef {Schemas["MaheView"]} MaheView */
+/** A die's or an egg card's outcome: where the turtle would go, who would take the egg card. */
+/** @typedef {{to: number, bust?: boolean, card_to?: number | null}} Outcome */
+
+/** @param {MaheView} state */
 function cardPrize(state) {
   if (state.face_up !== null && state.face_up !== undefined) return `+${state.face_up}`;
   return state.beach_exposed ? "+7" : "";
 }
 
-/** "→ 15 · Eva +5", "bust", "→ raft". */
+/**
+ * "→ 15 · Eva +5", "bust", "→ raft".
+ * @param {MaheView} state
+ * @param {Outcome | undefined} o
+ */
 export function outcomeText(state, o) {
   if (!o) return "";
   if (o.bust) return t("mahe.bust");
@@ -20,6 +31,11 @@ export function outcomeText(state, o) {
   return dest;
 }
 
+/**
+ * @param {MaheView} state
+ * @param {Schemas["MaheDieAction"]} action
+ * @param {(value: number) => void} onValue
+ */
 function diePad(state, action, onValue) {
   const outcomes = new Map((action.outcomes || []).map((o) => [o.value, o]));
   const values = action.values || [1, 2, 3, 4, 5, 6];
@@ -39,10 +55,15 @@ function diePad(state, action, onValue) {
   );
 }
 
-/** Build the action bar for what legal_actions allows now. */
+/**
+ * Build the action bar for what legal_actions allows now.
+ * @param {MaheTable} table
+ * @param {import("../registry.js").Controller} ctl
+ */
 export function renderControls(table, ctl) {
   const { state } = table;
-  const legal = table.legal_actions || { actions: [] };
+  const legal = table.legal_actions || /** @type {Schemas["MaheLegalActions"]} */ ({ actions: [] });
+  /** @type {import("../registry.js").ByType<Schemas["MaheAction"]>} */
   const acts = Object.fromEntries((legal.actions || []).map((a) => [a.type, a]));
   const digital = (state.options?.chance || table.options?.chance) === "digital";
   const turtle = legal.turtle || state.turn?.turtle;

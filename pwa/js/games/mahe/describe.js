@@ -3,10 +3,17 @@ import { t, list } from "../../i18n.js";
 import { colourName, playerName } from "./colours.js";
 import { lastMoveText, sentence } from "./status.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+
 function same(a, b) {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
+/**
+ * @param {Schemas["MaheTable"]} before
+ * @param {Schemas["MaheTable"]} after
+ * @param {Schemas["MaheEvent"] | Schemas["UndoEvent"]} event
+ */
 export function describe(before, after, event) {
   const b = before.state;
   const a = after.state;

@@ -4,7 +4,12 @@ import { t, list, serverText } from "../../i18n.js";
 import { explanationLine, gameResultPanel, seatNames } from "../../ui/result-panel.js";
 import { whyLink } from "./status.js";
 
-/** MA-10's verdict in words, built from the ranking (the API's own sentence is English). */
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+
+/**
+ * MA-10's verdict in words, built from the ranking (the API's own sentence is English).
+ * @param {Schemas["MaheResult"]} result
+ */
 function explanation(result) {
   const r = result.ranking;
   const best = r[0];
@@ -22,6 +27,10 @@ function explanation(result) {
   return serverText(`result.explain.${result.decided_by}`, params, result.explanation);
 }
 
+/**
+ * @param {Schemas["MaheTable"]} table
+ * @param {string} tableId
+ */
 export function resultPanel(table, tableId) {
   const result = table.result || table.state.result;
   if (!result) return null;

@@ -6,13 +6,27 @@ import { t } from "../../i18n.js";
 import { panel } from "../../ui/panel.js";
 import { swatch } from "./status.js";
 
-/** The own view of `seat` on this phone, when it is current ({cards, eggs}), else null. */
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MaheTable"]} MaheTable */
+/** @typedef {import("../registry.js").Mine} Mine */
+
+/**
+ * The own view of `seat` on this phone, when it is current ({cards, eggs}), else null.
+ * @param {MaheTable} table
+ * @param {Mine | null} mine
+ * @param {number} seat
+ * @returns {Schemas["MahePrivateView"] | null}
+ */
 function ownCards(table, mine, seat) {
   if (!mine || mine.seat !== seat || mine.status !== "fresh" || mine.version !== table.version) return null;
-  const view = mine.view;
+  const view = /** @type {Schemas["MahePrivateView"] | null} */ (mine.view); // a Mahé seat's own view
   return view && Array.isArray(view.cards) ? view : null;
 }
 
+/**
+ * @param {Schemas["MahePlayer"]} p
+ * @param {Schemas["MahePrivateView"] | null} own
+ */
 function cardList(p, own) {
   const cards = p.cards ?? own?.cards ?? null;
   const shown = cards
@@ -21,7 +35,11 @@ function cardList(p, own) {
   return h("div", { class: "card-list", testid: `card-list-${p.seat}`, "data-own": own && !p.cards ? "true" : null }, ...shown, p.beach ? h("span", { class: "mini-card mini-beach", title: t("mahe.beach") }, "7") : null);
 }
 
-/** mine: this phone's seat and its own view ({seat, view, version, status}), or null. */
+/**
+ * mine: this phone's seat and its own view ({seat, view, version, status}), or null.
+ * @param {MaheTable} table
+ * @param {Mine | null} [mine]
+ */
 export function scoreboard(table, mine = null) {
   const { state } = table;
   const winners = new Set(table.result?.winners || state.result?.winners || []);

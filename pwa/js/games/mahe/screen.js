@@ -8,6 +8,13 @@ import { lastMove } from "./status.js";
 import { scoreboard } from "./scoreboard.js";
 import { resultPanel } from "./result.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]["MaheTable"]} MaheTable */
+
+/**
+ * @param {HTMLElement} container
+ * @param {import("../registry.js").Controller} ctl
+ * @returns {import("../registry.js").Screen}
+ */
 export function createScreen(container, ctl) {
   const resultHost = h("div", { class: "result-host" });
   const board = createBoard();
@@ -16,17 +23,21 @@ export function createScreen(container, ctl) {
   container.classList.add("mahe");
   container.append(resultHost, h("div", { class: "board-wrap" }, board.el), infoHost, bar.el);
 
+  /** @type {MaheTable | null} */
   let current = null;
 
+  /** @param {MaheTable} table */
   function renderInfo(table) {
     infoHost.replaceChildren(...[lastMove(table.state), scoreboard(table, ctl.mine)].filter(Boolean));
   }
 
+  /** @param {MaheTable} table */
   function renderBar(table) {
     bar.el.replaceChildren(renderControls(table, ctl));
   }
 
   return {
+    /** @param {MaheTable} table */
     update(table) {
       current = table;
       board.update(table);

@@ -27,9 +27,14 @@ export function normalizeColours(players) {
   return players;
 }
 
+/**
+ * @param {HTMLElement} container
+ * @param {import("../registry.js").SetupContext} ctx
+ */
 export function mountSetup(container, { meta, create }) {
   const min = meta.min_players || 2;
   const max = meta.max_players || 7;
+  /** @type {{players: {name: string, colours: import("./colours.js").Colour[]}[], chance: "physical" | "digital", variant: boolean}} */
   const form = {
     players: normalizeColours([{ name: "", colours: [] }, { name: "", colours: [] }]),
     chance: "physical",
@@ -106,7 +111,7 @@ export function mountSetup(container, { meta, create }) {
   }
 
   const chanceGroup = segmented({
-    values: ["physical", "digital"],
+    values: /** @type {("physical" | "digital")[]} */ (["physical", "digital"]),
     value: form.chance,
     onPick: (v) => (form.chance = v),
     testPrefix: "chance",

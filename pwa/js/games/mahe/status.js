@@ -5,6 +5,10 @@ import { notesList } from "../../ui/action-bar.js";
 import { decisionAnchor, rulesLink } from "../../ui/why.js";
 import { colourName, ownerSeat, playerName, HEX } from "./colours.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MaheTable"]} MaheTable */
+
+/** @param {string} colour */
 export function swatch(colour) {
   const el = h("span", { class: "swatch-dot", "aria-hidden": "true" });
   el.style.backgroundColor = HEX[colour] || "#888";
@@ -15,23 +19,31 @@ export function swatch(colour) {
 export const DECISIONS = new Set(["MA-1", "MA-3", "MA-7", "MA-9", "MA-10", "MA-11"]);
 
 /** Anchor for a rule: its Decision where it has one, else the rule itself. */
+/** @param {string} rule */
 export function ruleAnchor(rule) {
   return decisionAnchor(DECISIONS, rule);
 }
 
 /** "why?" → rules/mahe.<lang>.html#anchor (the anchor as given: a rule or its Decision). */
+/**
+ * @param {string} anchor
+ * @param {string} [testid]
+ */
 export function whyLink(anchor, testid) {
   return rulesLink("mahe", anchor, testid);
 }
 
-/** The decider's reason (MA-4; MA-9 while choosing the turtle). */
+/**
+ * The decider's reason (MA-4; MA-9 while choosing the turtle).
+ * @param {MaheTable} table
+ */
 export function deciderReason(table) {
   const { state, legal_actions: legal } = table;
   const d = legal.decider;
   if (!d) return "";
   if (legal.phase === "choose_turtle") return codeText("mahe.decider_choose", {}, d.reason);
   const turtle = legal.turtle || state.turn?.turtle;
-  const field = turtle ? (state.track || []).find((f) => f.includes(turtle)) : null;
+  const field = turtle ? (state.track || []).find((f) => f.includes(/** @type {import("./colours.js").Colour} */ (turtle))) : null;
   const top = field ? field[field.length - 1] : turtle;
   if (turtle && top && top !== turtle && ownerSeat(state, top) === d.seat) {
     return codeText("mahe.decider_top", { top: colourName(top), turtle: colourName(turtle) }, d.reason);
@@ -42,6 +54,7 @@ export function deciderReason(table) {
   return d.reason || "";
 }
 
+/** @param {MaheTable} table */
 export function turnInfo(table) {
   const { state } = table;
   if (state.phase === "finished" || table.finished) {
@@ -50,6 +63,7 @@ export function turnInfo(table) {
   const seat = state.turn?.seat ?? 0;
   const player = state.players[seat];
   const turtle = table.legal_actions.turtle || state.turn?.turtle;
+  /** @type {import("../../dom.js").Child[]} */
   const parts = [h("strong", {}, t("mahe.turn_of", { name: player.name }))];
   if (turtle) parts.push(" ", swatch(turtle), colourName(turtle));
   if (player.colours.length > 1) {
@@ -58,6 +72,7 @@ export function turnInfo(table) {
   return h("div", { class: "turn-info", testid: "turn-info", "data-seat": seat }, ...parts);
 }
 
+/** @param {MaheTable} table */
 export function deciderInfo(table) {
   const legal = table.legal_actions;
   const d = legal.decider;
@@ -78,6 +93,7 @@ export function deciderInfo(table) {
 // Notes the screen already says in its own words (prompt, decider line, end screen).
 const SHOWN_ELSEWHERE = new Set(["reveal-card", "first-die-always", "decider-on-top", "game-over"]);
 
+/** @param {MaheTable} table */
 function noteParams(table) {
   const { state, legal_actions: legal } = table;
   const seat = state.turn?.seat ?? 0;
@@ -89,7 +105,10 @@ function noteParams(table) {
   };
 }
 
-/** Referee notes (e.g. sum-seven-must-stop) with a "why?" link to the rule's Decision. */
+/**
+ * Referee notes (e.g. sum-seven-must-stop) with a "why?" link to the rule's Decision.
+ * @param {MaheTable} table
+ */
 export function notes(table) {
   const items = (table.legal_actions.notes || []).filter((n) => !SHOWN_ELSEWHERE.has(n.code));
   const params = noteParams(table);
@@ -104,7 +123,11 @@ export function sentence(text) {
   return text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : text;
 }
 
-/** The last completed move (or a previewed one) in words. */
+/**
+ * The last completed move (or a previewed one) in words.
+ * @param {Schemas["MaheView"]} state
+ * @param {Schemas["MaheMove"] | null} [lm]
+ */
 export function lastMoveText(state, lm = state.last_move) {
   if (!lm) return "";
   const turtle = colourName(lm.turtle);
@@ -126,6 +149,7 @@ export function lastMoveText(state, lm = state.last_move) {
   return text.replace(/\s+/g, " ").trim();
 }
 
+/** @param {Schemas["MaheView"]} state */
 export function lastMove(state) {
   if (!state.last_move) return null;
   return h("p", { class: "last-move", testid: "last-move" }, h("span", { class: "muted" }, `${t("mahe.last_move")}: `), lastMoveText(state));

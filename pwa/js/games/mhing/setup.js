@@ -8,9 +8,14 @@ import { whyLink } from "./rules.js";
 
 const VARIANT_2_MAX = 4;
 
+/**
+ * @param {HTMLElement} container
+ * @param {import("../registry.js").SetupContext} ctx
+ */
 export function mountSetup(container, { meta, create }) {
   const min = Math.max(2, meta.min_players || 2);
   const max = Math.min(6, meta.max_players || 6);
+  /** @type {{players: string[], settlement: 1 | 2}} */
   const form = { players: Array.from({ length: Math.min(max, Math.max(min, 4)) }, () => ""), settlement: 1 };
 
   const players = playersList({
@@ -25,7 +30,7 @@ export function mountSetup(container, { meta, create }) {
   const firstDealer = seatSelect({ id: "first-dealer", testid: "first-dealer", names: players.names, random: true });
   const variantHint = h("p", { class: "muted small", testid: "settlement-hint" });
   const variantGroup = segmented({
-    values: [1, 2],
+    values: /** @type {(1 | 2)[]} */ ([1, 2]),
     value: form.settlement,
     onPick: (v) => {
       form.settlement = v;
@@ -42,7 +47,7 @@ export function mountSetup(container, { meta, create }) {
     if (tooMany && form.settlement === 2) form.settlement = 1;
     players.render();
     for (const v of [1, 2]) {
-      const button = variantGroup.querySelector(`[data-testid="settlement-${v}"]`);
+      const button = /** @type {HTMLButtonElement} */ (variantGroup.querySelector(`[data-testid="settlement-${v}"]`));
       button.setAttribute("aria-pressed", String(form.settlement === v));
       button.disabled = v === 2 && tooMany;
     }
