@@ -621,7 +621,7 @@ MhingRound = strict(
     },
 )  # fmt: skip
 MhingRanking = ranked("Mhing", {"score": integer()})
-MhingResult = result("Mhing", MhingRanking, ["target", "agreement"])
+MhingResult = result("Mhing", MhingRanking, ["target", "all-points", "agreement"])
 MhingOptions = strict(
     "MhingOptions",
     {
@@ -647,7 +647,7 @@ MhingView = strict(
         "rounds": items(MhingRound, "The latest rounds"),
         "last_round": nested(MhingRound, null=True),
         "finished": flag(),
-        "ended_by": text(null=True, one_of=["target", "agreement", None]),
+        "ended_by": text(null=True, one_of=["target", "all-points", "agreement", None]),
     },
 )
 PointsRow = strict("MhingPointsRow", {"premiums": integer(), "points": integer()})
