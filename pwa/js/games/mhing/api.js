@@ -4,6 +4,13 @@
 import { ApiError, OfflineError } from "../../api.js";
 import { ask, refereeReady } from "../../referee/client.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+
+/**
+ * @param {string} path
+ * @param {object} body
+ * @returns {Promise<any>} the operation's answer (each caller below names its type)
+ */
 async function post(path, body) {
   if (refereeReady()) {
     const answer = await ask({ op: `mhing.${path}`, body });
@@ -32,18 +39,33 @@ async function post(path, body) {
   return data;
 }
 
-/** POST /api/mhing/score: best reading, premiums, points — or why the hand does not go out. */
+/**
+ * POST /api/mhing/score: best reading, premiums, points — or why the hand does not go out.
+ * @param {Schemas["Hand"]} hand
+ * @param {boolean} [discard]
+ * @returns {Promise<Schemas["ScoreResult"]>}
+ */
 export function scoreHand(hand, discard) {
   return post("score", { ...hand, discard: !!discard });
 }
 
 /** POST /api/mhing/waits: for 13 cards, every card that completes the hand (as a discard: never
- * the exceptional hand, MH-3). */
+ * the exceptional hand, MH-3).
+ * @param {Schemas["Hand"]} hand
+ * @param {boolean} [discard]
+ * @returns {Promise<Schemas["WaitsResult"]>}
+ */
 export function waitsFor(hand, discard) {
   return post("waits", { ...hand, discard: !!discard });
 }
 
-/** POST /api/mhing/claims: who takes a discard (MH-4). */
+/**
+ * POST /api/mhing/claims: who takes a discard (MH-4).
+ * @param {number} discarder
+ * @param {number} seats
+ * @param {Schemas["ClaimRequest"][]} claims
+ * @returns {Promise<Schemas["ClaimsResult"]>}
+ */
 export function resolveClaims(discarder, seats, claims) {
   return post("claims", { discarder, seats, claims });
 }

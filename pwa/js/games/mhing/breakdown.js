@@ -6,6 +6,12 @@ import { t, list, codeText } from "../../i18n.js";
 import { tile, tilesFromNotation, cardName } from "./cards.js";
 import { ruleLink, whyLink } from "./rules.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+
+/**
+ * @param {Schemas["ShownGroup"]} group
+ * @param {number} index
+ */
 function groupChip(group, index) {
   return h(
     "div",
@@ -16,6 +22,7 @@ function groupChip(group, index) {
   );
 }
 
+/** @param {Schemas["Reading"] | null} reading */
 export function readingView(reading) {
   if (!reading) return null;
   if (reading.kind === "nothing-fits") {
@@ -97,7 +104,10 @@ export function totalLine(total, points, testid = "breakdown-total") {
   );
 }
 
-/** Why the hand does not go out (the API's reason code in the user's words). */
+/**
+ * Why the hand does not go out (the API's reason code in the user's words).
+ * @param {Schemas["ScoreResult"]} score
+ */
 export function reasonText(score) {
   if (score.reason_code === "wrong-card-count") {
     const missing = 14 - score.cards;
@@ -106,7 +116,11 @@ export function reasonText(score) {
   return codeText(`mhing.reason.${score.reason_code}`, {}, score.reason);
 }
 
-/** A won hand's full breakdown (reading, premiums, total): live, in history and on the end screen. */
+/**
+ * A won hand's full breakdown (reading, premiums, total): live, in history and on the end screen.
+ * @param {Schemas["ScoreResult"] | null | undefined} score
+ * @param {{testPrefix?: string, totalTestid?: string}} [options]
+ */
 export function scoreView(score, { testPrefix = "premium", totalTestid = "breakdown-total" } = {}) {
   if (!score?.wins) return null;
   return h(
@@ -118,6 +132,10 @@ export function scoreView(score, { testPrefix = "premium", totalTestid = "breakd
   );
 }
 
+/**
+ * @param {Schemas["WaitsResult"] | null} waits
+ * @param {(card: string) => void} onPick
+ */
 export function waitsView(waits, onPick) {
   if (!waits) return null;
   if (!waits.ready) return h("p", { class: "mh-waits-none muted", testid: "waits" }, t("mhing.no_waits"));

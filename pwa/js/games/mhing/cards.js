@@ -73,6 +73,8 @@ function tileClass(card) {
 /**
  * A card tile. joker: the card is a joker standing for `card` (shown as that card, marked joker).
  * With onclick it is a button (e.g. tap to remove), else a span.
+ * @param {string} card
+ * @param {{joker?: boolean, testid?: string, onclick?: (e: MouseEvent) => unknown, label?: string, extraClass?: string, small?: boolean}} [options]
  */
 export function tile(card, { joker = false, testid, onclick, label, extraClass, small = false } = {}) {
   const [main, sub] = tileFace(card);

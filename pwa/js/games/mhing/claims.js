@@ -9,6 +9,7 @@ import { whyLink, playerName } from "./rules.js";
 
 const KINDS = ["none", "out", "triplet", "sequence"];
 
+/** @param {import("kibitz-api").components["schemas"]["MhingTable"]} table */
 export function openClaims(table) {
   const state = table.state;
   const seats = state.players.map((p) => p.seat);

@@ -7,15 +7,19 @@ import { barHead, bigButton, notesList, promptRow, viewOnlyHint } from "../../ui
 import { whyLink, playerName } from "./rules.js";
 import { premiumsAndPoints } from "./breakdown.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MhingTable"]} MhingTable */
+
 const POINT_VALUES = [0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 const MAX_PREMIUMS = 300;
 
+/** @param {MhingTable} table */
 function roundInfo(table) {
   const { state } = table;
   if (state.finished || table.finished) {
     return h("div", { class: "turn-info", testid: "round-info" }, h("strong", {}, t("mhing.game_over")));
   }
-  const legal = table.legal_actions || {};
+  const legal = table.legal_actions || /** @type {Schemas["MhingLegalActions"]} */ ({});
   const dealer = legal.dealer || { seat: state.dealer, name: playerName(state, state.dealer) };
   return h(
     "div",
@@ -31,6 +35,7 @@ function roundInfo(table) {
 // Notes the bar or the standings already say in their own words.
 const SHOWN_ELSEWHERE = new Set(["deal-passes", "game-over", "discarder-pays-double", "first-to-500"]);
 
+/** @param {MhingTable} table */
 function notes(table) {
   const { state } = table;
   const items = (table.legal_actions?.notes || []).filter((n) => !SHOWN_ELSEWHERE.has(n.code));
@@ -42,6 +47,13 @@ function notes(table) {
   });
 }
 
+/**
+ * @param {MhingTable} table
+ * @param {number[]} seats
+ * @param {(seat: number) => void} onPick
+ * @param {string} testPrefix
+ * @param {{kind?: string}} [options]
+ */
 function seatGrid(table, seats, onPick, testPrefix, { kind = "secondary" } = {}) {
   return h(
     "div",
@@ -53,6 +65,10 @@ function seatGrid(table, seats, onPick, testPrefix, { kind = "secondary" } = {})
 }
 
 /** "Eva went out · Ann discarded (pays double)" / "… · from the stack". */
+/**
+ * @param {Schemas["MhingView"]} state
+ * @param {{winner: number, discarder?: number | null}} draft
+ */
 export function whoText(state, draft) {
   const name = playerName(state, draft.winner);
   if (draft.discarder === null) return t("mhing.who_stack", { name });
@@ -61,6 +77,7 @@ export function whoText(state, draft) {
   return t(double ? "mhing.who_discard_double" : "mhing.who_discard", { name, discarder: playerName(state, draft.discarder) });
 }
 
+/** @param {MhingTable} table */
 function pointsBody(table, ui, act) {
   const { state } = table;
   const d = ui.draft;
@@ -77,6 +94,7 @@ function pointsBody(table, ui, act) {
       },
       h("span", { class: "segment-label" }, label),
     );
+  /** @type {HTMLElement[]} */
   const body = [
     promptRow(whoText(state, d), act.back),
     h("div", { class: "segmented mh-points-modes" }, seg("points", t("mhing.enter_points")), seg("premiums", t("mhing.enter_premiums"))),
@@ -133,10 +151,13 @@ export function pointsFor(n) {
 /**
  * The bar for every mode but the hand entry (which has the card picker).
  * act: {go(mode), back, pickWinner, pickDiscarder, propose, claims, setPointsMode, setPremiums}
+ * @param {MhingTable} table
+ * @param {import("../registry.js").Controller} ctl
  */
 export function renderBar(table, ctl, ui, act) {
   const { state } = table;
-  const legal = table.legal_actions || { actions: [] };
+  const legal = table.legal_actions || /** @type {Schemas["MhingLegalActions"]} */ ({ actions: [] });
+  /** @type {import("../registry.js").ByType<Schemas["MhingAction"]>} */
   const acts = Object.fromEntries((legal.actions || []).map((a) => [a.type, a]));
   const head = barHead(table, ctl, t("mhing.undo"), roundInfo(table));
   const body = h("div", { class: "bar-body" });

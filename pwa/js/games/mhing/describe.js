@@ -3,6 +3,13 @@ import { t, list } from "../../i18n.js";
 import { playerName, signed } from "./rules.js";
 import { roundSummary } from "./standings.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+
+/**
+ * @param {Schemas["MhingTable"]} before
+ * @param {Schemas["MhingTable"]} after
+ * @param {Schemas["MhingRound"]} r
+ */
 function settlementText(before, after, r) {
   const a = after.state;
   const parts = [];
@@ -24,6 +31,7 @@ function settlementText(before, after, r) {
   return parts;
 }
 
+/** @param {Schemas["MhingTable"]} after */
 function nextText(after) {
   const a = after.state;
   if (a.finished) {
@@ -36,6 +44,11 @@ function nextText(after) {
   return t("mhing.sum.next_dealer", { name: playerName(a, a.dealer), n: a.round });
 }
 
+/**
+ * @param {Schemas["MhingTable"]} before
+ * @param {Schemas["MhingTable"]} after
+ * @param {Schemas["MhingEvent"] | Schemas["UndoEvent"]} event
+ */
 export function describe(before, after, event) {
   const a = after.state;
   const r = a.last_round;

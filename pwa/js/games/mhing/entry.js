@@ -17,6 +17,7 @@ export function createHandView(act) {
   const live = h("section", { class: "panel mh-live", testid: "breakdown", "aria-live": "polite" });
   const el = h("div", { class: "mh-entry" }, h("section", { class: "panel mh-entry-panel" }, head, hand), live);
 
+  /** @param {import("kibitz-api").components["schemas"]["MhingTable"]} table */
   function renderHead(table, d) {
     head.replaceChildren(
       h(

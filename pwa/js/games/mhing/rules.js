@@ -6,21 +6,34 @@ import { decisionAnchor, rulesLink } from "../../ui/why.js";
 export const DECISIONS = new Set(["MH-1", "MH-3", "MH-4", "MH-5", "MH-6", "MH-7"]);
 
 /** Anchor for a rule: its Decision where it has one, else the rule itself. */
+/** @param {string} rule */
 export function ruleAnchor(rule) {
   return decisionAnchor(DECISIONS, rule);
 }
 
 /** "why?" → the rule's Decision (or the rule). */
+/**
+ * @param {string} rule
+ * @param {string} [testid]
+ */
 export function whyLink(rule, testid) {
   return rulesLink("mhing", ruleAnchor(rule), testid);
 }
 
 /** "MH-6 why?" as one link (to the Decision where there is one). */
+/**
+ * @param {string} rule
+ * @param {string} [testid]
+ */
 export function ruleLink(rule, testid) {
   const text = DECISIONS.has(rule) ? `${rule} · ${t("common.why")}` : rule;
   return rulesLink("mhing", ruleAnchor(rule), testid, { text, extraClass: "mh-rule" });
 }
 
+/**
+ * @param {import("kibitz-api").components["schemas"]["MhingView"]} state
+ * @param {number} seat
+ */
 export function playerName(state, seat) {
   const p = state.players.find((pl) => pl.seat === seat) || state.players[seat];
   return p ? p.name : "?";

@@ -16,8 +16,16 @@ import { openClaims } from "./claims.js";
 import * as D from "./draft.js";
 import { scoreHand, waitsFor } from "./api.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MhingTable"]} MhingTable */
+
 const DEBOUNCE_MS = 250;
 
+/**
+ * @param {HTMLElement} container
+ * @param {import("../registry.js").Controller} ctl
+ * @returns {import("../registry.js").Screen}
+ */
 export function createScreen(container, ctl) {
   const mainHost = h("div", { class: "mh-main" });
   const bar = createBarHost();
@@ -25,6 +33,7 @@ export function createScreen(container, ctl) {
   container.classList.add("mhing");
   container.append(mainHost, barHost);
 
+  /** @type {MhingTable | null} */
   let table = null;
   const ui = {
     mode: "home",
@@ -103,6 +112,10 @@ export function createScreen(container, ctl) {
     if (mode === "hand" || mode === "home") window.scrollTo(0, 0);
   }
 
+  /**
+   * @param {Schemas["MhingEvent"] & {winner?: number, hand?: Schemas["Hand"]}} event
+   * @param {import("../registry.js").ProposeOptions} [opts]
+   */
   function propose(event, opts = {}) {
     ui.awaiting = {
       version: table.version,
@@ -238,6 +251,7 @@ export function createScreen(container, ctl) {
   }
 
   /** After our own action was recorded: back to the standings, the entered hand done with. */
+  /** @param {MhingTable} next */
   function settleAwaiting(next) {
     const a = ui.awaiting;
     if (!a || next.version <= a.version) return;
@@ -261,6 +275,7 @@ export function createScreen(container, ctl) {
   }
 
   return {
+    /** @param {MhingTable} next */
     update(next) {
       const first = table === null;
       table = next;

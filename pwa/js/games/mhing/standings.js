@@ -7,6 +7,9 @@ import { panel } from "../../ui/panel.js";
 import { premiumsAndPoints, scoreView } from "./breakdown.js";
 import { whyLink, playerName, signed } from "./rules.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MhingTable"]} MhingTable */
+
 function dealerBadge(seat) {
   return h("span", { class: "mh-dealer", testid: `dealer-${seat}`, title: t("mhing.dealer_title") }, t("mhing.dealer_badge"));
 }
@@ -18,6 +21,7 @@ function progress(score, target) {
 }
 
 /** Who paid what in the last round (variant 2): double for the discarder, never below 0. */
+/** @param {Schemas["MhingView"]} state */
 function payments(state) {
   const last = state.last_round;
   if (!last || !last.payments?.length) return null;
@@ -45,6 +49,7 @@ function payments(state) {
   );
 }
 
+/** @param {MhingTable} table */
 export function standings(table) {
   const { state } = table;
   const v1 = state.settlement === 1;
@@ -100,6 +105,10 @@ export function standings(table) {
 }
 
 /** One round in words (history and confirm texts). */
+/**
+ * @param {Schemas["MhingView"]} state
+ * @param {Schemas["MhingRound"]} r
+ */
 export function roundSummary(state, r) {
   const winner = playerName(state, r.winner);
   if (r.outcome === "drawn") return t("mhing.round_drawn_text");
@@ -110,6 +119,10 @@ export function roundSummary(state, r) {
   return t("mhing.round_won_text", { name: winner, how, ...premiumsAndPoints(r.premiums, r.points) });
 }
 
+/**
+ * @param {Schemas["MhingView"]} state
+ * @param {Schemas["MhingRound"]} r
+ */
 function changesLine(state, r) {
   const parts = state.players
     .map((p) => ({ name: p.name, change: r.changes?.[p.seat] ?? 0 }))
@@ -118,6 +131,7 @@ function changesLine(state, r) {
   return parts.length ? parts.join(" · ") : t("mhing.no_changes");
 }
 
+/** @param {MhingTable} table */
 export function history(table) {
   const { state } = table;
   const rounds = [...(state.rounds || [])].reverse();
@@ -160,6 +174,7 @@ export function history(table) {
   );
 }
 
+/** @param {Schemas["MhingResult"]} result */
 function explanation(result) {
   const r = result.ranking;
   const names = winnerNames(result);
@@ -170,6 +185,10 @@ function explanation(result) {
   return serverText(`mhing.result.explain.${result.decided_by}`, { name: names[0], score, count: score, target: 500 }, result.explanation);
 }
 
+/**
+ * @param {MhingTable} table
+ * @param {string} tableId
+ */
 export function resultPanel(table, tableId) {
   const result = table.result;
   if (!result) return null;
