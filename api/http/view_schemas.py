@@ -532,6 +532,15 @@ MAGELLAN_ACTIONS = [
     ),
     action("Magellan", "draw", {"count": integer()}),
     action("Magellan", "vasco_part", {"options": items(VascoOption)}),
+    action(
+        "Magellan",
+        "cook_pull",
+        {
+            "from_seat": integer("Whose hand the card is pulled from (MG-8)"),
+            "hand_size": integer(),
+            "value_required": flag(),
+        },
+    ),
     action("Magellan", "swap", {"left": integer(), "draw_required": flag()}),
     action("Magellan", "end_swaps", {}),
     action("Magellan", "final_hand", {}),
