@@ -512,7 +512,7 @@ MagellanView = strict(
 )
 VascoOption = strict(
     "MagellanVascoOption",
-    {"part": text(one_of=PARTS), "from_part": text(null=True), "draws": integer()},
+    {"part": text(one_of=PARTS), "from_part": text(null=True, one_of=[*PARTS, None]), "draws": integer()},
 )
 MAGELLAN_ACTIONS = [
     action("Magellan", "reveal", {"explorers": listing(EXPLORER)}),
