@@ -4,8 +4,13 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { decisionAnchor, rulesLink } from "../../ui/why.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanView"]} MagellanView */
+/** @typedef {Schemas["MagellanRevealAction"]["explorers"][number]} Explorer */
+
 export const GAME = "magellan";
 export const TITLE = "Magellan"; // the box title, in every language (the explorer is translated)
+/** @type {Explorer[]} */
 export const EXPLORERS = ["columbus", "pizarro", "magellan", "marco_polo", "vasco", "cook"];
 export const ROMAN = { 1: "I", 2: "II", 3: "III" };
 export const FIELD_KEYS = ["I", "II", "III"];
@@ -27,14 +32,24 @@ export function whyLink(rule, testid) {
   return rulesLink(GAME, ruleAnchor(rule), testid || `why-${rule}`);
 }
 
+/** @param {string} explorer */
 export function explorerName(explorer) {
   return t(`magellan.explorer.${explorer}`, {}, explorer);
 }
 
+/**
+ * @param {MagellanView} state
+ * @param {Explorer} explorer
+ * @returns {"A" | "B"}
+ */
 export function sideOf(state, explorer) {
   return state?.options?.sides?.[explorer] || "A";
 }
 
+/**
+ * @param {MagellanView} state
+ * @param {number} seat
+ */
 export function playerName(state, seat) {
   return state?.players?.[seat]?.name ?? "?";
 }
@@ -48,7 +63,12 @@ export function sum(values) {
   return values.reduce((a, b) => a + b, 0);
 }
 
-/** A seat's colour dot with the name's initial (so colours are never the only cue). */
+/**
+ * A seat's colour dot with the name's initial (so colours are never the only cue).
+ * @param {MagellanView} state
+ * @param {number} seat
+ * @param {{big?: boolean}} [options]
+ */
 export function seatDot(state, seat, { big = false } = {}) {
   const name = playerName(state, seat);
   return h(
@@ -58,7 +78,11 @@ export function seatDot(state, seat, { big = false } = {}) {
   );
 }
 
-/** Name with its colour dot. */
+/**
+ * Name with its colour dot.
+ * @param {MagellanView} state
+ * @param {number} seat
+ */
 export function who(state, seat) {
   return h("span", { class: "mg-who" }, seatDot(state, seat), h("span", {}, playerName(state, seat)));
 }
@@ -140,7 +164,13 @@ export function missingSlots(data, sides) {
   return neededSlots(sides).filter((slot) => getSlot(data, slot) === null);
 }
 
-/** Bags and crowns of one field (for the board), null where not entered. */
+/**
+ * Bags and crowns of one field (for the board), null where not entered.
+ * @param {MagellanView} state
+ * @param {Explorer} explorer
+ * @param {number} field
+ * @param {"left" | "right" | null} [part]
+ */
 export function fieldNumbers(state, explorer, field, part) {
   const side = sideOf(state, explorer);
   const slot = { explorer, side, field, part };
@@ -160,6 +190,7 @@ export function deepCopy(value) {
 // the hand) and the end scoring (hands, the Pizarro draw); every other entry is one tap.
 const CONFIRM_FIRST = new Set(["slide", "pay", "draw", "swap", "final_hand", "pizarro_draw", "pizarro_stop"]);
 
+/** @param {{type: string}} event */
 export function confirmFirst(event) {
   return CONFIRM_FIRST.has(event.type);
 }

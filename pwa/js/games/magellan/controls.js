@@ -12,6 +12,20 @@ import { EXPLORERS, ROMAN, TITLE, crownsOf, explorerName, neededSlots, playerNam
 import { moneyPad, pickedCards, seatChips, stepper } from "./inputs.js";
 import { finalHandBody, pizarroBody } from "./scoring.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanTable"]} MagellanTable */
+/** @typedef {Schemas["MagellanView"]} MagellanView */
+/** Each legal action by its type, with the seat of the actor who may take it. */
+/** @typedef {{[K in Schemas["MagellanAction"] as K["type"]]?: (K & {seat: number})[]}} ActionsByType */
+/**
+ * What the bar's bodies record through (screen.js): propose(event, opts) and the board-sheet form.
+ * @typedef {{propose: (event: Schemas["MagellanEvent"], opts?: import("../registry.js").ProposeOptions & {reveals?: boolean}) => unknown, [more: string]: any}} Env
+ */
+
+/**
+ * @param {MagellanTable} table
+ * @returns {ActionsByType}
+ */
 function actionsOf(table) {
   const map = {};
   for (const actor of table.legal_actions.actors || []) {
@@ -20,7 +34,10 @@ function actionsOf(table) {
   return map;
 }
 
-/** MG-4: who opens the bidding and why (Decision: first eligible player clockwise). */
+/**
+ * MG-4: who opens the bidding and why (Decision: first eligible player clockwise).
+ * @param {MagellanView} state
+ */
 export function openerReason(state) {
   const card = state.card;
   const starter = state.last_winner ?? state.options.auctioneer;
@@ -29,6 +46,7 @@ export function openerReason(state) {
   return t("magellan.opener.clockwise", { name: playerName(state, card.order[0]), starter: playerName(state, starter), why });
 }
 
+/** @param {MagellanView} state */
 function bidders(state) {
   const card = state.card;
   return h(
@@ -53,11 +71,18 @@ function bidders(state) {
 
 // ---------- notes ----------
 
+/** @param {MagellanView} state */
 function lastSold(state) {
   const last = state.history[state.history.length - 1];
   return last && last.outcome === "sold" ? last : null;
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {Schemas["Note"]} note
+ * @param {number} index
+ * @param {number} sameCode
+ */
 function noteText(table, note, index, sameCode) {
   const state = table.state;
   const card = state.card;
@@ -102,7 +127,11 @@ const SHOWN_ELSEWHERE = new Set(["game-over"]);
 // Notes about the decision in the bar; the rest are reminders of what happens at the table now.
 const DECISION_NOTES = new Set(["who-may-bid", "cannot-afford", "stack-empty"]);
 
-/** Referee notes with "why?" links; where: "bar" (about the decision) or "table" (reminders). */
+/**
+ * Referee notes with "why?" links; where: "bar" (about the decision) or "table" (reminders).
+ * @param {MagellanTable} table
+ * @param {"bar" | "table"} [where]
+ */
 export function notes(table, where = "bar") {
   const step = table.legal_actions.step;
   // The phase III income matters while hands are counted, no longer during the Pizarro draw.
@@ -127,6 +156,7 @@ export function notes(table, where = "bar") {
 
 // ---------- the head: what the table waits for ----------
 
+/** @param {MagellanTable} table */
 function headline(table) {
   const state = table.state;
   const legal = table.legal_actions;
@@ -170,6 +200,10 @@ function headline(table) {
 
 // ---------- bodies per step ----------
 
+/**
+ * @param {MagellanTable} table
+ * @param {Env} env
+ */
 function revealBody(table, env) {
   const state = table.state;
   const a = actionsOf(table).reveal[0];
@@ -193,6 +227,11 @@ function revealBody(table, env) {
   ];
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {any} ui
+ * @param {Env} env
+ */
 function bidBody(table, ui, env) {
   const state = table.state;
   const card = state.card;
@@ -250,6 +289,11 @@ function bidBody(table, ui, env) {
   return body;
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {any} ui
+ * @param {Env} env
+ */
 function payBody(table, ui, env) {
   const state = table.state;
   const a = actionsOf(table).pay[0];
@@ -274,6 +318,10 @@ function payBody(table, ui, env) {
   ];
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {Env} env
+ */
 function vascoBody(table, env) {
   const state = table.state;
   const a = actionsOf(table).vasco_part[0];
@@ -296,6 +344,12 @@ function vascoBody(table, env) {
   ];
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {any} ui
+ * @param {Env} env
+ * @param {{income: boolean}} options
+ */
 function drawBody(table, ui, env, { income }) {
   const state = table.state;
   const draws = actionsOf(table).draw || [];
@@ -325,6 +379,11 @@ function drawBody(table, ui, env, { income }) {
  * MG-8, Magellan A: the card slid from the hand is secret. Where the hands are not kept (outcomes
  * depth) it is typed on the slider's own phone (their seat link), not on the shared one.
  */
+/**
+ * @param {MagellanTable} table
+ * @param {Schemas["MagellanSlideAction"] & {seat: number}} a
+ * @param {Env} env
+ */
 function secretSlideElsewhere(table, a, env) {
   return table.state.options.depth !== "ledger" && !a.values && env.seat !== a.seat;
 }
@@ -344,12 +403,18 @@ function slideOnOwnPhone(name, seat, ui, env) {
   ].filter(Boolean);
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {any} ui
+ * @param {Env} env
+ */
 function slideBody(table, ui, env) {
   const state = table.state;
   const a = actionsOf(table).slide[0];
   const player = state.players[a.seat];
   const name = playerName(state, a.seat);
   const side = sideOf(state, "magellan");
+  /** @type {HTMLElement[]} */
   const body = [prompt(t(side === "B" ? "magellan.bar.slide_b" : "magellan.bar.slide", { name }), " ", whyLink("MG-8", "why-slide"))];
   if (!a.new_pile && a.piles.length > 1) {
     if (!a.piles.includes(ui.pile)) ui.pile = a.piles[0];
@@ -385,6 +450,10 @@ function slideBody(table, ui, env) {
   return body;
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {Env} env
+ */
 function cookBody(table, env) {
   const state = table.state;
   const a = actionsOf(table).cook_pull[0];
@@ -402,6 +471,11 @@ function cookBody(table, env) {
   ];
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {any} ui
+ * @param {Env} env
+ */
 function swapBody(table, ui, env) {
   const state = table.state;
   const swaps = actionsOf(table).swap || [];
@@ -435,6 +509,10 @@ function swapBody(table, ui, env) {
   return body;
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {Env} env
+ */
 function blockedBody(table, env) {
   const state = table.state;
   const blocked = table.legal_actions.blocked;
@@ -467,7 +545,13 @@ const STEP_BODIES = {
   pizarro: (table, ui, env) => pizarroBody(table, env),
 };
 
-/** The whole bar. ui: per-version local state {bid, picked, seat, pile, discard, set(patch)}. */
+/**
+ * The whole bar. ui: per-version local state {bid, picked, seat, pile, discard, set(patch)}.
+ * @param {MagellanTable} table
+ * @param {import("../registry.js").Controller} ctl
+ * @param {any} ui
+ * @param {Env} env
+ */
 export function renderControls(table, ctl, ui, env) {
   const state = table.state;
   const legal = table.legal_actions;

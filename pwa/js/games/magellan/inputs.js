@@ -5,11 +5,21 @@ import { t } from "../../i18n.js";
 import { MONEY_VALUES, playerName, seatDot } from "./common.js";
 import { countCards } from "./mine.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+
 /**
  * Nine money values; onPick(value). `values` limits the choice (e.g. a Magellan B payment).
  * hand ({cards, ready} from mine.js handFor): offer exactly these cards instead, each value once
  * with how many are left after `used` (the cards already picked); `locked` disables every key
  * (e.g. one card must stay in hand). Before the hand is known the nine keys wait, disabled.
+ * @param {object} [options]
+ * @param {(value: number) => unknown} [options.onPick]  (always given; optional only for the `= {}` default)
+ * @param {number[]} [options.values]
+ * @param {string} [options.testPrefix]
+ * @param {(value: number) => string} [options.sub]  a second line under each key
+ * @param {import("./mine.js").Hand | null} [options.hand]
+ * @param {number[]} [options.used]
+ * @param {boolean} [options.locked]
  */
 export function moneyPad({ onPick, values = MONEY_VALUES, testPrefix = "mg-money", sub, hand = null, used = [], locked = false } = {}) {
   const allowed = new Set(values);
@@ -43,7 +53,12 @@ export function moneyPad({ onPick, values = MONEY_VALUES, testPrefix = "mg-money
   );
 }
 
-/** The cards typed so far as chips; tapping one takes it out again. */
+/**
+ * The cards typed so far as chips; tapping one takes it out again.
+ * @param {number[]} picked
+ * @param {(index: number) => void} onRemove
+ * @param {{emptyText?: string}} [options]
+ */
 export function pickedCards(picked, onRemove, { emptyText } = {}) {
   return h(
     "div",
@@ -61,7 +76,10 @@ export function pickedCards(picked, onRemove, { emptyText } = {}) {
   );
 }
 
-/** [−] value [+]; onChange(next). */
+/**
+ * [−] value [+]; onChange(next).
+ * @param {{value: number, min: number, max: number | null, onChange: (next: number) => void, testPrefix: string, label?: string}} options
+ */
 export function stepper({ value, min, max, onChange, testPrefix, label }) {
   const minus = h("button", { type: "button", class: "btn btn-secondary mg-step", testid: `${testPrefix}-minus`, "aria-label": t("magellan.less"), disabled: value <= min, onclick: () => onChange(Math.max(min, value - 1)) }, "−");
   const plus = h("button", { type: "button", class: "btn btn-secondary mg-step", testid: `${testPrefix}-plus`, "aria-label": t("magellan.more"), disabled: max !== null && value >= max, onclick: () => onChange(max === null ? value + 1 : Math.min(max, value + 1)) }, "+");
@@ -74,7 +92,14 @@ export function stepper({ value, min, max, onChange, testPrefix, label }) {
   );
 }
 
-/** One chip per seat (pick whose entry this is); marks: seat → "done" | "waiting". */
+/**
+ * One chip per seat (pick whose entry this is); marks: seat → "done" | "waiting".
+ * @param {Schemas["MagellanView"]} state
+ * @param {number[]} seats
+ * @param {number | null} selected
+ * @param {(seat: number) => void} onPick
+ * @param {{testPrefix?: string, marks?: Record<number, "done" | "waiting">}} [options]
+ */
 export function seatChips(state, seats, selected, onPick, { testPrefix = "mg-seat", marks = {} } = {}) {
   return h(
     "div",

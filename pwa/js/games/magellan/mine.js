@@ -7,11 +7,21 @@ import { t } from "../../i18n.js";
 import { panel } from "../../ui/panel.js";
 import { sum } from "./common.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanTable"]} MagellanTable */
+/** The cards a pad offers: my hand (null before the first answer), and whether it is this version's. */
+/** @typedef {{cards: number[] | null, ready: boolean}} Hand */
+
+/** @param {MagellanTable} table */
 function isLedger(table) {
   return table.state.options.depth === "ledger";
 }
 
-/** value → how many cards of it, for the values present. */
+/**
+ * value → how many cards of it, for the values present.
+ * @param {number[]} cards
+ * @returns {Map<number, number>}
+ */
 export function countCards(cards) {
   const counts = new Map();
   for (const v of cards) counts.set(v, (counts.get(v) || 0) + 1);
@@ -23,11 +33,16 @@ export function countCards(cards) {
  * → null (not me, seat unknown, or the hand could not be fetched: the usual pad), or
  * {cards, ready}: cards is my hand (null before the first answer); ready is false while the hand
  * for this table version is still on its way (the keys wait, disabled).
+ * @param {MagellanTable} table
+ * @param {import("../registry.js").Controller} ctl
+ * @param {number} seat
+ * @returns {Hand | null}
  */
 export function handFor(table, ctl, seat) {
   const mine = ctl.mine;
   if (!mine || mine.seat !== seat || !isLedger(table) || mine.status === "failed") return null;
-  const cards = Array.isArray(mine.view?.hand) ? mine.view.hand : null;
+  const view = /** @type {Schemas["MagellanPrivateView"] | null} */ (mine.view); // a Magellan seat's own view
+  const cards = Array.isArray(view?.hand) ? view.hand : null;
   if (!cards && mine.status === "fresh") return null; // this seat has no hand to show
   return { cards, ready: !!cards && mine.status === "fresh" && mine.version === table.version };
 }
@@ -42,11 +57,15 @@ function moneyCard(value, count) {
   );
 }
 
-/** "My cards": my hand as big money cards, the total, my Magellan piles (null when not my table's business). */
+/**
+ * "My cards": my hand as big money cards, the total, my Magellan piles (null when not my table's business).
+ * @param {MagellanTable} table
+ * @param {import("../registry.js").Controller} ctl
+ */
 export function minePanel(table, ctl) {
   const mine = ctl.mine;
   if (!mine || !isLedger(table)) return null;
-  const view = mine.view;
+  const view = /** @type {Schemas["MagellanPrivateView"] | null} */ (mine.view);
   const hand = Array.isArray(view?.hand) ? [...view.hand].sort((a, b) => a - b) : null;
   const attrs = { class: "mg-mine", testid: "my-hand", "data-cards": hand ? hand.join(",") : "", "data-status": mine.status };
   const title = t("magellan.mine.title");

@@ -66,6 +66,7 @@ export function openQuickEntry(ctl) {
   function body() {
     const nobodyAllowed = card.high_bidder === null;
     const events = choice.winner === undefined ? [] : plan(card, choice.winner, choice.price);
+    /** @type {HTMLElement[]} */
     const parts = [
       h("p", { class: "small" }, t("magellan.quick.prompt", { explorer: explorerName(card.explorer) })),
       seatChips(state, active, choice.winner, (seat) => {
@@ -130,7 +131,7 @@ export function openQuickEntry(ctl) {
     testid: "mg-quick-sheet",
     onConfirm: run,
   });
-  const confirmButton = document.querySelector('[data-testid="mg-quick-sheet"] [data-testid="confirm"]');
+  const confirmButton = /** @type {HTMLButtonElement | null} */ (document.querySelector('[data-testid="mg-quick-sheet"] [data-testid="confirm"]'));
 
   function render() {
     sheet.setBody(body());

@@ -98,6 +98,7 @@ export function pizarroBody(table, env) {
       : h("p", { class: "small" }, t("magellan.pizarro.stack_empty")),
     h("p", { class: "mg-advice", testid: "mg-pizarro-advice", "data-advice": adviceB ?? adviceP }, advice, " ", whyLink("MG-11", "why-pizarro")),
   );
+  /** @type {HTMLElement[]} */
   const body = [prompt(t("magellan.pizarro.prompt", { name })), info];
   const stopButton = bigButton({
     testid: "mg-pizarro-stop",

@@ -30,6 +30,15 @@ function parseNumber(text) {
 /**
  * openSheetForm({title, sides, data, name, needNow: [labels], saveLabel, onSave({name, data}) → Promise<bool>})
  * A full-screen form above the current view; resolves nothing — it closes itself after a successful save.
+ * @param {object} options
+ * @param {string} options.title
+ * @param {Record<string, string>} options.sides  explorer → "A" | "B"
+ * @param {import("kibitz-api").components["schemas"]["BoardSheet"] | null} options.data
+ * @param {string} [options.name]
+ * @param {string[]} [options.needNow]
+ * @param {string} options.saveLabel
+ * @param {(sheet: {name: string, data: import("kibitz-api").components["schemas"]["BoardSheet"]}) => Promise<boolean>} options.onSave
+ * @param {() => void} [options.onClose]
  */
 export function openSheetForm({ title, sides, data, name = "", needNow = [], saveLabel, onSave, onClose }) {
   const sheet = deepCopy(data) || { explorers: {} };

@@ -4,14 +4,21 @@ import { ApiError, OfflineError } from "../../api.js";
 import { read, write } from "../../store.js";
 import { GAME } from "./common.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {{id: string, name: string, token: string | null, seen_at: string}} KnownSheet */
+
 const SHEETS_KEY = "magellan.sheets"; // kibitz.magellan.sheets: [{id, name, token, seen_at}], newest first
 const LINKS_KEY = "magellan.table_sheets"; // kibitz.magellan.table_sheets: {tableId: sheetId}
 
-/** Sheets this phone knows, newest first. */
+/**
+ * Sheets this phone knows, newest first.
+ * @returns {KnownSheet[]}
+ */
 export function knownSheets() {
   return read(SHEETS_KEY, []);
 }
 
+/** @param {{id: string, name?: string, token?: string | null}} sheet */
 export function rememberSheet({ id, name, token }) {
   const old = knownSheets().find((s) => s.id === id);
   const entry = { id, name: name || old?.name || id, token: token || old?.token || null, seen_at: new Date().toISOString() };
@@ -37,6 +44,12 @@ export function linkedSheet(tableId) {
   return read(LINKS_KEY, {})[tableId] || null;
 }
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {{body?: unknown, token?: string | null}} [options]
+ * @returns {Promise<any>} the operation's answer (each caller below names its type)
+ */
 async function request(method, path, { body, token } = {}) {
   const headers = { Accept: "application/json, application/problem+json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -56,22 +69,39 @@ async function request(method, path, { body, token } = {}) {
 
 const enc = encodeURIComponent;
 
+/** @returns {Promise<Schemas["SheetTemplate"]>} */
 export function getTemplate() {
   return request("GET", `/sheets/template?game=${GAME}`);
 }
 
+/**
+ * @param {string} id
+ * @returns {Promise<Schemas["Sheet"]>}
+ */
 export function getSheet(id) {
   return request("GET", `/sheets/${enc(id)}`);
 }
 
-/** POST a new sheet; remembers its id and edit token. → the sheet view {id, name, version, data, missing, complete}. */
+/**
+ * POST a new sheet; remembers its id and edit token. → the sheet view {id, name, version, data, missing, complete}.
+ * @param {string} name
+ * @param {Schemas["BoardSheet"]} data
+ * @returns {Promise<Schemas["Sheet"]>}
+ */
 export async function createSheet(name, data) {
+  /** @type {Schemas["CreatedSheet"]} */
   const created = await request("POST", "/sheets", { body: { game: GAME, name, data } });
   rememberSheet({ id: created.id, name: created.sheet.name, token: created.edit_token });
   return created.sheet;
 }
 
-/** PUT with the edit token, against the version just read (two people typing cannot overwrite each other). */
+/**
+ * PUT with the edit token, against the version just read (two people typing cannot overwrite each other).
+ * @param {string} id
+ * @param {string} name
+ * @param {Schemas["BoardSheet"]} data
+ * @returns {Promise<Schemas["Sheet"]>}
+ */
 export async function updateSheet(id, name, data) {
   const token = sheetToken(id);
   const current = await getSheet(id);
@@ -80,7 +110,12 @@ export async function updateSheet(id, name, data) {
   return sheet;
 }
 
-/** Save: update our own sheet (we hold its edit token), else create a new one. */
+/**
+ * Save: update our own sheet (we hold its edit token), else create a new one.
+ * @param {string | null} id
+ * @param {string} name
+ * @param {Schemas["BoardSheet"]} data
+ */
 export async function saveSheet(id, name, data) {
   if (id && sheetToken(id)) return updateSheet(id, name, data);
   return createSheet(name, data);
