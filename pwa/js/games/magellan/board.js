@@ -22,6 +22,16 @@ export function crownIcon() {
   );
 }
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanTable"]} MagellanTable */
+/** @typedef {Schemas["MagellanView"]} MagellanView */
+
+/**
+ * @param {MagellanView} state
+ * @param {import("./common.js").Explorer} explorer
+ * @param {number} field
+ * @param {"left" | "right" | null} [part]
+ */
 function numbers(state, explorer, field, part) {
   const n = fieldNumbers(state, explorer, field, part);
   const bags = n.bags === null ? "?" : String(n.bags);
@@ -34,6 +44,11 @@ function numbers(state, explorer, field, part) {
   );
 }
 
+/**
+ * @param {MagellanView} state
+ * @param {Schemas["MagellanBoardShip"][]} list
+ * @param {string} testidBase
+ */
 function ships(state, list, testidBase) {
   return h(
     "span",
@@ -51,6 +66,12 @@ function ships(state, list, testidBase) {
   );
 }
 
+/**
+ * @param {MagellanView} state
+ * @param {import("./common.js").Explorer} explorer
+ * @param {"I" | "II" | "III"} fieldKey
+ * @param {{up: boolean, target: number, source: number}} where
+ */
 function cell(state, explorer, fieldKey, { up, target, source }) {
   const field = FIELD_KEYS.indexOf(fieldKey) + 1;
   const list = state.board?.[explorer]?.[fieldKey] || [];
@@ -60,7 +81,7 @@ function cell(state, explorer, fieldKey, { up, target, source }) {
     return h(
       "div",
       { class: [...cls, "mg-cell-split"], role: "cell", testid: base, "data-count": list.length },
-      ...["left", "right"].map((part) => {
+      .../** @type {("left" | "right")[]} */ (["left", "right"]).map((part) => {
         const mine = list.filter((x) => x.part === part);
         return h(
           "div",
@@ -75,6 +96,7 @@ function cell(state, explorer, fieldKey, { up, target, source }) {
   return h("div", { class: cls, role: "cell", testid: base, "data-count": list.length }, ships(state, list, base), numbers(state, explorer, field, null));
 }
 
+/** @param {MagellanTable} table */
 export function boardPanel(table) {
   const state = table.state;
   const card = state.card;

@@ -13,6 +13,7 @@ export const TITLE = "Magellan"; // the box title, in every language (the explor
 /** @type {Explorer[]} */
 export const EXPLORERS = ["columbus", "pizarro", "magellan", "marco_polo", "vasco", "cook"];
 export const ROMAN = { 1: "I", 2: "II", 3: "III" };
+/** @type {("I" | "II" | "III")[]} */
 export const FIELD_KEYS = ["I", "II", "III"];
 export const MONEY_VALUES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 export const CARDS_PER_EXPLORER = { 1: 3, 2: 2, 3: 1 }; // MG-1

@@ -3,12 +3,24 @@
 import { t, list } from "../../i18n.js";
 import { ROMAN, crownsOf, explorerName, playerName, sum } from "./common.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanTable"]} MagellanTable */
+/** @typedef {Schemas["MagellanView"]} MagellanView */
+
+/**
+ * @param {MagellanTable} before
+ * @param {string} type
+ */
 function actorOf(before, type) {
   for (const a of before.legal_actions.actors || []) if (a.actions.some((x) => x.type === type)) return a.seat;
   return null;
 }
 
-/** The event itself in words (no outcome). */
+/**
+ * The event itself in words (no outcome).
+ * @param {MagellanTable} before
+ * @param {Schemas["MagellanEvent"] | Schemas["UndoEvent"]} event
+ */
 export function describeEvent(before, event) {
   const b = before.state;
   const seat = event.seat ?? actorOf(before, event.type);
@@ -58,6 +70,10 @@ export function describeEvent(before, event) {
   }
 }
 
+/**
+ * @param {MagellanView} state
+ * @param {Schemas["MagellanSale"]} entry
+ */
 function outcome(state, entry) {
   const explorer = explorerName(entry.explorer);
   if (entry.outcome === "sold") return t("magellan.sum.wins", { name: playerName(state, entry.seat), explorer, price: entry.price });
@@ -66,6 +82,11 @@ function outcome(state, entry) {
   return t("magellan.sum.no_bids", { explorer });
 }
 
+/**
+ * @param {MagellanTable} before
+ * @param {MagellanTable} after
+ * @param {Schemas["MagellanEvent"] | Schemas["UndoEvent"]} event
+ */
 export function describe(before, after, event) {
   const b = before.state;
   const a = after.state;

@@ -6,8 +6,16 @@ import { panel } from "../../ui/panel.js";
 import { powerOf } from "./powers.js";
 import { EXPLORERS, ROMAN, explorerName, playerName, seatDot, sideOf, who, whyLink } from "./common.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanTable"]} MagellanTable */
+/** @typedef {Schemas["MagellanView"]} MagellanView */
+
 /** What an explorer card does on this side and field (MG-8), in a few words: the referee's powers
- * table decides whether and how much (draws, field); the catalog only words it. */
+ * table decides whether and how much (draws, field); the catalog only words it.
+ * @param {MagellanView} state
+ * @param {import("./common.js").Explorer} explorer
+ * @param {number} field
+ */
 export function actionText(state, explorer, field) {
   const side = sideOf(state, explorer);
   const power = powerOf(explorer, side, field);
@@ -16,6 +24,7 @@ export function actionText(state, explorer, field) {
   return t(`magellan.action.${explorer}.${side}`, { field: ROMAN[field], count: power.draws || power.draws_left });
 }
 
+/** @param {MagellanTable} table */
 export function cardPanel(table) {
   const state = table.state;
   const card = state.card;
@@ -83,6 +92,7 @@ function pilesText(piles) {
   return piles.map((p) => (p.slid ? `[${p.slid.join(", ")}]` : `[${"?".repeat(p.cards).split("").join(", ")}]`)).join(" ");
 }
 
+/** @param {MagellanTable} table */
 export function playersPanel(table) {
   const state = table.state;
   const ledger = state.options.depth === "ledger";
@@ -122,6 +132,7 @@ export function playersPanel(table) {
 }
 
 /** MG-9: money cards per player at the end of each phase (2 + the bags of the ships there), swaps. */
+/** @param {MagellanTable} table */
 export function phaseEndPanel(table) {
   const state = table.state;
   const incomes = state.incomes || [];
@@ -152,6 +163,10 @@ export function phaseEndPanel(table) {
   );
 }
 
+/**
+ * @param {MagellanView} state
+ * @param {Schemas["MagellanSale"]} entry
+ */
 function historyText(state, entry) {
   const name = explorerName(entry.explorer);
   if (entry.outcome === "sold") return t("magellan.history.sold", { explorer: name, name: playerName(state, entry.seat), price: entry.price });
@@ -160,6 +175,7 @@ function historyText(state, entry) {
   return t("magellan.history.no_bids", { explorer: name });
 }
 
+/** @param {MagellanTable} table */
 export function historyPanel(table) {
   const state = table.state;
   if (!state.history.length) return null;
@@ -176,6 +192,10 @@ export function historyPanel(table) {
 }
 
 /** MG-2: is the board sheet complete for these sides? Button to type numbers in. */
+/**
+ * @param {MagellanTable} table
+ * @param {{readOnly: boolean, onOpen: () => void}} options
+ */
 export function sheetPanel(table, { readOnly, onOpen }) {
   const state = table.state;
   const missing = state.board_sheet_missing || [];

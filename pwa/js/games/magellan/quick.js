@@ -7,13 +7,25 @@ import { openSheet } from "../../ui/sheet.js";
 import { explorerName, playerName } from "./common.js";
 import { seatChips, stepper } from "./inputs.js";
 
-/** The bids and passes that make `winner` (null: nobody) win `card` for `price` (MG-4 turn order). */
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanTable"]} MagellanTable */
+/** @typedef {Schemas["MagellanView"]} MagellanView */
+/** @typedef {Schemas["MagellanBidEvent"] | Schemas["MagellanPassEvent"]} AuctionEvent */
+
+/**
+ * The bids and passes that make `winner` (null: nobody) win `card` for `price` (MG-4 turn order).
+ * @param {Schemas["MagellanCard"]} card
+ * @param {number | null} winner
+ * @param {number} price
+ * @returns {AuctionEvent[]}
+ */
 export function plan(card, winner, price) {
   const order = card.order;
   const passed = new Set(card.passed);
   let high = card.high_bid;
   let highBidder = card.high_bidder;
   let turn = card.turn;
+  /** @type {AuctionEvent[]} */
   const events = [];
   for (let guard = 0; guard < 20 && turn !== null && turn !== undefined; guard++) {
     const active = order.filter((s) => !passed.has(s));
@@ -41,14 +53,19 @@ export function plan(card, winner, price) {
   return events;
 }
 
+/**
+ * @param {MagellanView} state
+ * @param {AuctionEvent[]} events
+ */
 function planText(state, events) {
   return events
     .map((e) => (e.type === "bid" ? t("magellan.sum.bid", { name: playerName(state, e.seat), amount: e.amount }) : t("magellan.sum.pass", { name: playerName(state, e.seat) })))
     .join(" ");
 }
 
+/** @param {import("../registry.js").Controller} ctl */
 export function openQuickEntry(ctl) {
-  const table = ctl.table;
+  const table = /** @type {MagellanTable} */ (ctl.table); // opened from the Magellan bar
   const state = table.state;
   const card = state.card;
   if (!card || state.stage !== "auction") return;
@@ -148,11 +165,12 @@ export function openQuickEntry(ctl) {
     sheet.setBusy(true, { lock: true });
     const { winner, price } = choice;
     for (let guard = 0; guard < 20; guard++) {
-      const current = ctl.table;
+      const current = /** @type {MagellanTable} */ (ctl.table);
       const c = current.state.card;
       if (current.state.stage !== "auction" || !c || c.explorer !== card.explorer || current.state.history.length !== historyLength) break;
       const seat = c.turn;
       if (seat === null || seat === undefined) break;
+      /** @type {AuctionEvent} */
       const event = seat === winner && c.high_bid < price ? { type: "bid", seat, amount: price } : { type: "pass", seat };
       if (seat === winner && event.type === "pass" && c.high_bidder !== winner) break; // someone outbid: stop
       const before = current.version;

@@ -9,13 +9,24 @@ import { explanationLine, gameResultPanel, winnerNames } from "../../ui/result-p
 import { PIZARRO_LIMIT, ROMAN, crownsOf, explorerName, playerName, seatDot, sum, whyLink } from "./common.js";
 import { moneyPad, pickedCards, seatChips } from "./inputs.js";
 
-/** Outcomes depth: every player types in the money cards left in hand (MG-10). */
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanTable"]} MagellanTable */
+/** @typedef {Schemas["MagellanView"]} MagellanView */
+/** @typedef {import("./controls.js").Env} Env */
+
+/**
+ * Outcomes depth: every player types in the money cards left in hand (MG-10).
+ * @param {MagellanTable} table
+ * @param {any} ui
+ * @param {Env} env
+ */
 export function finalHandBody(table, ui, env) {
   const state = table.state;
   const waiting = (table.legal_actions.actors || []).map((a) => a.seat);
   const seats = state.players.map((p) => p.seat);
   if (ui.seat === null || ui.seat === undefined || !seats.includes(ui.seat)) ui.seat = waiting[0] ?? 0;
   const seat = ui.seat;
+  /** @type {Record<number, "done" | "waiting">} */
   const marks = Object.fromEntries(state.players.map((p) => [p.seat, p.final_hand_entered ? "done" : "waiting"]));
   const picked = ui.picked;
   const crowns = crownsOf(picked);
@@ -33,7 +44,11 @@ export function finalHandBody(table, ui, env) {
   ];
 }
 
-/** The leader among the others and how much Pizarro must bring to pass them. */
+/**
+ * The leader among the others and how much Pizarro must bring to pass them.
+ * @param {MagellanView} state
+ * @param {number} seat
+ */
 function race(state, seat) {
   const scores = state.scoring?.scores || [];
   const mine = scores.find((s) => s.seat === seat);
@@ -43,17 +58,29 @@ function race(state, seat) {
   return { mine, leader };
 }
 
+/**
+ * @param {Schemas["MagellanPizarroDrawAction"] | undefined} draw
+ * @param {number} total
+ */
 function pointsAdvice(draw, total) {
   return draw && draw.expected_points > total + 1e-9 ? "draw" : "stop";
 }
 
+/**
+ * @param {Schemas["MagellanPizarroDrawAction"] | undefined} draw
+ * @param {number} total
+ */
 function beatAdvice(draw, total) {
   if (!draw || draw.to_beat === null || draw.to_beat === undefined) return null;
   if (total > draw.to_beat) return "stop";
   return (draw.beat_chance ?? 0) > 0 ? "draw" : "stop";
 }
 
-/** MG-11: the Pizarro helper — odds from legal_actions, draw (type the card in) or stop. */
+/**
+ * MG-11: the Pizarro helper — odds from legal_actions, draw (type the card in) or stop.
+ * @param {MagellanTable} table
+ * @param {Env} env
+ */
 export function pizarroBody(table, env) {
   const state = table.state;
   const actor = table.legal_actions.actors?.[0];
@@ -135,6 +162,7 @@ export function pizarroBody(table, env) {
  * During the scoring, once hands and crowns are known: the standings before the Pizarro draw —
  * without it, also once some Pizarro cards are up (MG-11 counts last; the helper shows the draw).
  */
+/** @param {MagellanTable} table */
 export function standingsPanel(table) {
   const state = table.state;
   const scores = state.scoring?.scores;
@@ -150,6 +178,7 @@ export function standingsPanel(table) {
   );
 }
 
+/** @param {Schemas["MagellanFieldScore"]} f */
 function fieldText(f) {
   const where = `${explorerName(f.explorer)} ${ROMAN[f.field]}${f.part ? ` ${t(`magellan.part_short.${f.part}`)}` : ""}`;
   if (f.explorer === "magellan") return `${where}: ${t("magellan.result.via_piles")}`;
@@ -163,6 +192,12 @@ function crownsEach(cards, total) {
   return each.length > 1 ? `${each.join(" + ")} = ${total}` : String(total);
 }
 
+/**
+ * @param {MagellanView} state
+ * @param {Schemas["MagellanScore"]} score
+ * @param {number} place
+ * @param {number[]} winners
+ */
 function breakdown(state, score, place, winners) {
   const row = (label, detail, points, testid) =>
     h("tr", { testid }, h("th", { scope: "row" }, label), h("td", { class: "mg-bd-detail" }, detail), h("td", { class: "num" }, String(points)));
@@ -213,6 +248,7 @@ function breakdown(state, score, place, winners) {
   );
 }
 
+/** @param {Schemas["MagellanResult"]} result */
 function explanation(result) {
   const r = result.ranking;
   const best = r[0];
@@ -223,6 +259,10 @@ function explanation(result) {
   return t("magellan.result.explain_single", { winner: best.name, count: best.score });
 }
 
+/**
+ * @param {MagellanTable} table
+ * @param {string} tableId
+ */
 export function resultPanel(table, tableId) {
   const result = table.result || table.state.result;
   if (!result) return null;

@@ -18,6 +18,14 @@ import { openSheetForm } from "./sheetform.js";
 import * as sheets from "./sheets.js";
 import { POWERS_CHANGED } from "./powers.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanTable"]} MagellanTable */
+
+/**
+ * @param {HTMLElement} container
+ * @param {import("../registry.js").Controller} ctl
+ * @returns {import("../registry.js").Screen}
+ */
 export function createScreen(container, ctl) {
   const resultHost = h("div", { class: "result-host" });
   const mineHost = h("div", { class: "mine-host" });
@@ -26,6 +34,7 @@ export function createScreen(container, ctl) {
   container.classList.add("magellan");
   container.append(resultHost, mineHost, infoHost, bar.el);
 
+  /** @type {MagellanTable | null} */
   let current = null;
   let form = null;
   let historyOpen = false;
@@ -42,6 +51,7 @@ export function createScreen(container, ctl) {
     },
   };
 
+  /** @param {MagellanTable} table */
   function resetUi(table) {
     Object.assign(ui, { version: table.version, bid: null, picked: [], pile: null, discard: null, slideHere: false });
     // Keep the chosen seat for several-at-once entries (hands, income) only while that seat still acts.
@@ -52,9 +62,13 @@ export function createScreen(container, ctl) {
    * Digital chance: a preview must not reveal the server's cards. Ask for the preview ourselves and
    * fall back to plain words when the server refuses (or when the event draws by definition).
    */
+  /**
+   * @param {Schemas["MagellanEvent"]} event
+   * @param {import("../registry.js").ProposeOptions & {reveals?: boolean}} [opts]
+   */
   async function propose(event, opts = {}) {
     // (A player's own link alone may record that player's own entries: the controller decides.)
-    const table = ctl.table;
+    const table = /** @type {MagellanTable} */ (ctl.table); // a Magellan screen is only shown Magellan tables
     const digital = table.state.options.chance === "digital";
     const { reveals, ...rest } = opts;
     if ((!digital && !reveals) || !confirmFirst(event)) {
@@ -65,7 +79,7 @@ export function createScreen(container, ctl) {
     if (!reveals) {
       try {
         const res = await api.preview(ctl.id, table.version, event);
-        text = describe(table, res.table, event);
+        text = describe(table, /** @type {MagellanTable} */ (res.table), event);
       } catch (err) {
         if (err.code !== "preview-would-reveal-chance" && !(err instanceof api.OfflineError)) {
           toastError(err, t("error.generic"));
@@ -77,9 +91,10 @@ export function createScreen(container, ctl) {
   }
 
   /** MG-2: type in the sheet's numbers, save them (PUT our own sheet / POST a new one), attach them. */
+  /** @param {string[]} [needNow] */
   function openForm(needNow = []) {
     if (ctl.readOnly || form) return;
-    const table = ctl.table;
+    const table = /** @type {MagellanTable} */ (ctl.table);
     const linked = sheets.linkedSheet(ctl.id);
     const entry = linked ? sheets.knownSheets().find((s) => s.id === linked) : null;
     const own = !!(entry && entry.token);
@@ -122,7 +137,7 @@ export function createScreen(container, ctl) {
     bidMaxOf: (seat) => {
       const mine = ctl.mine;
       if (!current || !mine || mine.seat !== seat || mine.status !== "fresh" || mine.version !== current.version) return null;
-      const max = mine.view?.actions?.bid_max;
+      const max = /** @type {Schemas["MagellanPrivateView"] | null} */ (mine.view)?.actions?.bid_max;
       return Number.isInteger(max) ? max : null;
     },
     /** The player's own link when this phone holds it (made here), else null. */
@@ -142,10 +157,12 @@ export function createScreen(container, ctl) {
     return details;
   }
 
+  /** @param {MagellanTable} table */
   function renderBar(table) {
     bar.el.replaceChildren(renderControls(table, ctl, ui, env));
   }
 
+  /** @param {MagellanTable} table */
   function renderMine(table) {
     mineHost.replaceChildren(...[minePanel(table, ctl)].filter(Boolean));
   }
@@ -154,6 +171,7 @@ export function createScreen(container, ctl) {
   window.addEventListener(POWERS_CHANGED, redrawOnPowers);
 
   const screen = {
+    /** @param {MagellanTable} table */
     update(table) {
       current = table;
       if (table.version !== ui.version) resetUi(table);
