@@ -75,6 +75,11 @@ export function knownTables() {
   return read("tables", []);
 }
 
+/**
+ * @param {Pick<import("kibitz-api").components["schemas"]["Table"], "id" | "game" | "players" | "finished"> & {updated_at?: string}} table
+ *   a table view, or what the phone knows of a table it started offline
+ * @param {string} title
+ */
 export function rememberTable(table, title) {
   const entry = {
     id: table.id,
@@ -105,6 +110,10 @@ export function knownGroups() {
   return read("groups", []);
 }
 
+/**
+ * @param {Pick<import("kibitz-api").components["schemas"]["Group"], "id" | "name">} group
+ * @param {string | null} [token]
+ */
 export function rememberGroup(group, token) {
   const groups = knownGroups();
   const old = groups.find((g) => g.id === group.id);

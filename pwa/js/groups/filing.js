@@ -6,7 +6,13 @@ import * as store from "../store.js";
 import { PALETTE } from "../games/mahe/colours.js";
 import { createOffline, LOCAL_PREFIX } from "../sync/session.js";
 
-/** The latest seating of `game` in the group ({seats, players, options}) or null. */
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+
+/**
+ * The latest seating of `game` in the group ({seats, players, options}) or null.
+ * @param {Schemas["Group"]} group
+ * @param {string} game
+ */
 export function lastSeating(group, game) {
   return (group.last_seating || []).find((s) => s.game === game) || null;
 }
@@ -15,6 +21,9 @@ export function lastSeating(group, game) {
  * The players of the table body for `game`: Mahé seats get turtle colours (MA-2: two each with 2–3
  * players, one with more) — the ones each player had last time where they still fit, else the
  * player's own colour, else the first free colours of the palette.
+ * @param {Schemas["Group"]} group
+ * @param {"mahe" | "magellan" | "mhing"} game
+ * @param {string[]} seatIds
  */
 export function tablePlayers(group, game, seatIds) {
   const byId = new Map(group.players.map((p) => [p.id, p]));
@@ -24,7 +33,8 @@ export function tablePlayers(group, game, seatIds) {
   const before = new Map((last?.seats || []).map((id, seat) => [id, last.players[seat]?.colours || []]));
   const taken = new Set();
   const chosen = seatIds.map((id) => {
-    const wanted = [...(before.get(id) || []), byId.get(id).colour].filter((c) => PALETTE.includes(c));
+    // Colours the palette knows (a group player's colour and a last seating's are any strings).
+    const wanted = /** @type {import("../games/mahe/colours.js").Colour[]} */ ([...(before.get(id) || []), byId.get(id).colour].filter((c) => PALETTE.includes(/** @type {import("../games/mahe/colours.js").Colour} */ (c))));
     const mine = [];
     for (const colour of wanted) {
       if (mine.length < each && !taken.has(colour) && !mine.includes(colour)) mine.push(colour);
@@ -45,10 +55,17 @@ export function tablePlayers(group, game, seatIds) {
   });
 }
 
-/** Create the table for the group's players and file it; → the table id to open (maybe local). */
+/**
+ * Create the table for the group's players and file it; → the table id to open (maybe local).
+ * @param {Schemas["Group"]} group
+ * @param {"mahe" | "magellan" | "mhing"} game
+ * @param {string[]} seatIds
+ * @param {string} title
+ */
 export async function startGroupGame(group, game, seatIds, title) {
   const last = lastSeating(group, game);
-  const body = { game, players: tablePlayers(group, game, seatIds), options: last?.options || {} };
+  // One game's body, chosen at run time: Mahé players with colours, the last options of that game.
+  const body = /** @type {Schemas["CreateTable"]} */ ({ game, players: tablePlayers(group, game, seatIds), options: last?.options || {} });
   const key = api.newIdempotencyKey();
   try {
     const created = await api.createTable(body, key);

@@ -8,11 +8,21 @@ import { navigate } from "../router.js";
 import { toastError } from "../toast.js";
 import { createOffline } from "../sync/session.js";
 
-/** The request that starts the same table again (the seed is new: a rematch is a new game). */
+/**
+ * The request that starts the same table again (the seed is new: a rematch is a new game).
+ * @param {import("kibitz-api").components["schemas"]["Table"]} table
+ * @returns {import("kibitz-api").components["schemas"]["CreateTable"]}
+ */
 export function rematchBody(table) {
-  return { game: table.game, players: table.players, options: table.options };
+  // The same game's players and options as the table view gives them (tsc cannot pair game and options).
+  return /** @type {import("kibitz-api").components["schemas"]["CreateTable"]} */ ({ game: table.game, players: table.players, options: table.options });
 }
 
+/**
+ * @param {import("kibitz-api").components["schemas"]["Table"]} table
+ * @param {string} title
+ * @param {string} key
+ */
 async function rematch(table, title, key) {
   const body = rematchBody(table);
   try {
@@ -36,6 +46,10 @@ async function rematch(table, title, key) {
   }
 }
 
+/**
+ * @param {import("kibitz-api").components["schemas"]["Table"]} table
+ * @param {string} title
+ */
 export function endActions(table, title) {
   const key = api.newIdempotencyKey(); // a second tap on Rematch starts no second table
   return h(
