@@ -1,0 +1,13 @@
+// pwa/sw.js is a service worker: lib.webworker types its `self` as any worker's scope, so what a
+// service worker's scope adds (ServiceWorkerGlobalScope) is named here, with the precache list
+// api/http/static_build.py writes in for `self.__PRECACHE__` (pairs [asked URL, kept URL]).
+interface WorkerGlobalScope {
+  __PRECACHE__: [string, string][];
+  readonly clients: Clients;
+  skipWaiting(): Promise<void>;
+}
+interface WorkerGlobalScopeEventMap {
+  install: ExtendableEvent;
+  activate: ExtendableEvent;
+  fetch: FetchEvent;
+}
