@@ -10,13 +10,14 @@ against them with additional properties refused, so a key the rules add or drop 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, get_args
 
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.mhing import ScoreResultSchema
 from api.rules.magellan.constants import EXPLORERS, PARTS, SIDES
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
+from api.rules.magellan.state import Todo
 from api.rules.mahe.constants import TURTLE_COLOURS
 from api.rules.mahe.events import EVENT_FIELDS as MAHE_EVENTS
 from api.rules.mhing.events import EVENT_FIELDS as MHING_EVENTS
@@ -379,9 +380,7 @@ MagellanCard = strict(
         "winner": integer(null=True),
         "price": integer(null=True),
         "payment": ints(),
-        "todo": texts(
-            "What the winner still does", one_of=["pay", "slide", "draw", "open_hand", "vasco_part"]
-        ),
+        "todo": texts("What the winner still does", one_of=get_args(Todo)),
         "draws_due": integer(),
     },
     "The explorer card on auction or just sold (MG-4).",
