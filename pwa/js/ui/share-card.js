@@ -19,11 +19,19 @@ const COLOURS = { bg: "#f6f3ea", card: "#ffffff", ink: "#1d2b2f", muted: "#5b6b7
  */
 export function resultText(card) {
   const lines = [t("result.card.title", { game: card.game })];
-  if (card.tableName && card.tableName !== card.game) lines.push(card.tableName);
-  lines.push(t("result.card.date", { date: dateText(card.date) }), "", `🏆 ${card.headline}`);
+  const name = tableLine(card);
+  if (name) lines.push(name);
+  lines.push(t("result.card.date", { date: dateText(card.date) }), "", `★ ${card.headline}`);
   for (const r of card.rows) lines.push(`${r.place}. ${r.name}: ${r.score}`);
   lines.push("", t("result.card.footer"));
   return lines.join("\n");
+}
+
+/** The table's name under the game's, without the game again ("Magellan · Eva, Tom · Wed 20:15"). */
+function tableLine(card) {
+  const name = String(card.tableName || "").trim();
+  const prefix = `${card.game} · `;
+  return name.startsWith(prefix) ? name.slice(prefix.length) : name === card.game ? "" : name;
 }
 
 function dateText(date) {
@@ -56,7 +64,7 @@ export function drawCard(card) {
   ctx.font = `800 76px ${FONT}`;
   ctx.fillText(fit(ctx, card.game, inner), PAD, 110);
   ctx.font = `500 36px ${FONT}`;
-  ctx.fillText(fit(ctx, card.tableName || "", inner), PAD, 168);
+  ctx.fillText(fit(ctx, tableLine(card), inner), PAD, 168);
   // The date and the winner.
   let y = 210 + 70;
   ctx.fillStyle = COLOURS.muted;
@@ -64,8 +72,9 @@ export function drawCard(card) {
   ctx.fillText(fit(ctx, t("result.card.date", { date: dateText(card.date) }), inner), PAD, y);
   y += 86;
   ctx.fillStyle = COLOURS.accent;
+  star(ctx, PAD + 26, y - 21, 28); // drawn, not an emoji: every phone has the shape, not every font
   ctx.font = `800 58px ${FONT}`;
-  ctx.fillText(fit(ctx, `🏆 ${card.headline}`, inner), PAD, y);
+  ctx.fillText(fit(ctx, card.headline, inner - 76), PAD + 76, y);
   y += 50;
   // The ranking: place, name, score; the winners on a warm band.
   for (const r of card.rows) {
@@ -90,6 +99,17 @@ export function drawCard(card) {
   ctx.font = `500 30px ${FONT}`;
   ctx.fillText(t("result.card.footer"), PAD, height - PAD + 10);
   return canvas;
+}
+
+function star(ctx, cx, cy, r) {
+  ctx.beginPath();
+  for (let i = 0; i < 10; i++) {
+    const radius = i % 2 ? r * 0.45 : r;
+    const angle = -Math.PI / 2 + (i * Math.PI) / 5;
+    ctx.lineTo(cx + radius * Math.cos(angle), cy + radius * Math.sin(angle));
+  }
+  ctx.closePath();
+  ctx.fill();
 }
 
 function roundRect(ctx, x, y, w, h2, r) {
