@@ -149,7 +149,8 @@ def test_every_end_hand_in_one_sheet(live_server: str, new_phone: Any) -> None:
     for seat, cards in hands.items():
         row = sheet.get_by_test_id(f"mg-hands-row-{seat}")
         expect(row).to_have_attribute("data-cards", ",".join(map(str, sorted(cards))))
-    expect(sheet.get_by_test_id("mg-hands-row-0")).to_contain_text("Eva has 1, 5 left in hand (5 crowns)")  # MG-1
+    # MG-1: a card's crowns are not its value (1 → 3, 5 → 2).
+    expect(sheet.get_by_test_id("mg-hands-row-0")).to_contain_text("Eva has 1, 5 left in hand (5 crowns)")
     expect(sheet.get_by_test_id("mg-hands-row-1")).to_contain_text("Tom has no money cards left")
     assert sheet.get_by_test_id("why-hands").get_attribute("href") == "rules/magellan.en.html#MG-10"
     expect(sheet.get_by_test_id("confirm")).to_have_text("Record 3 hands")

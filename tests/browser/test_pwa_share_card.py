@@ -52,9 +52,8 @@ def finished_mhing(base: str) -> tuple[str, dict[str, Any]]:
 
 
 def finished_magellan(base: str) -> tuple[str, dict[str, Any]]:
-    table = Table(
-        base, options={"sides": SIDES, "depth": "outcomes", "chance": "physical", "board_sheet": sheet_data(SIDES)}
-    )
+    options = {"sides": SIDES, "depth": "outcomes", "chance": "physical", "board_sheet": sheet_data(SIDES)}
+    table = Table(base, options=options)
     fast_forward(table, EXPLORERS)
     for seat, cards in enumerate([[1, 5], [], [9, 9, 2]]):
         table.post({"type": "final_hand", "seat": seat, "cards": cards})
@@ -126,7 +125,8 @@ def test_without_file_sharing_the_picture_is_downloaded_in_german(live_server: s
     with page.expect_download() as info:
         tap(page, "share-result")
     download = info.value
-    assert download.suggested_filename.startswith("kibitz-mhing-") and download.suggested_filename.endswith(".png")
+    name = download.suggested_filename
+    assert name.startswith("kibitz-mhing-") and name.endswith(".png")
     data = Path(download.path()).read_bytes()
     Path("/tmp/kibitz-share-card-de.png").write_bytes(data)
     assert MIN_BYTES < len(data) < MAX_BYTES, len(data)
