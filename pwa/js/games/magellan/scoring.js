@@ -68,6 +68,7 @@ export function finalHandBody(table, ui, env) {
         label: t("magellan.hands.check", { count: ui.kept.length }),
         sub: all ? null : t("magellan.hands.still_open", { count: waiting.length - ui.kept.length }),
         kind: all ? "primary" : "secondary",
+        extraClass: "mg-hands-confirm",
         onclick: () => env.confirmHands(),
       }),
     );
