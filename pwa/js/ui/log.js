@@ -7,11 +7,18 @@
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
 
-/** "14:03:21", with the day in front when it was not today. */
-function when(iso) {
-  if (!iso) return t("log.time_unknown");
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return t("log.time_unknown");
+/** A stored time as a Date, or null. The server's times are UTC; a database without time zones
+ * (SQLite) answers them without one, which a browser would read as local time. */
+function parseAt(iso) {
+  if (!iso) return null;
+  const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(iso) ? iso : `${iso}Z`;
+  const date = new Date(zoned);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** "14:03:21" in the phone's own time zone, with the day in front when it was not today. */
+function when(date) {
+  if (!date) return t("log.time_unknown");
   const today = new Date().toDateString() === date.toDateString();
   const options = today ? { hour: "2-digit", minute: "2-digit", second: "2-digit" } : { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
   return new Intl.DateTimeFormat(lang(), options).format(date);
@@ -117,6 +124,7 @@ export function openLog({ session, game, onClose = () => {} }) {
 
   function entryItem(entry, index) {
     const who = entry.here ? t("log.by_here") : t("log.by_other");
+    const at = parseAt(entry.at);
     const marks = [
       entry.waiting ? h("span", { class: "badge log-badge", testid: "log-waiting" }, t("log.waiting")) : null,
       entry.undoneBy ? h("span", { class: "badge log-badge log-undone", testid: "log-undone-by" }, t("log.undone_by", { n: entry.undoneBy })) : null,
@@ -136,7 +144,7 @@ export function openLog({ session, game, onClose = () => {} }) {
         { class: "log-meta" },
         h("span", { testid: "log-who", "data-here": entry.here ? "true" : "false" }, who),
         " · ",
-        h("time", { testid: "log-when", datetime: entry.at || "" }, when(entry.at)),
+        h("time", { testid: "log-when", datetime: at ? at.toISOString() : null }, when(at)),
         ...marks.filter(Boolean).map((mark) => [" ", mark]),
       ),
     );
