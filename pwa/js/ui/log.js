@@ -4,7 +4,7 @@
 // back — and a replay that steps through the game: the table after entry k, drawn read-only by the
 // game (`game.replayState`). All from the phone's own store and referee (session.history()), so it
 // works offline for a table already on the phone.
-import { h } from "../dom.js";
+import { h, s } from "../dom.js";
 import { t, lang } from "../i18n.js";
 
 /** A stored time as a Date, or null. The server's times are UTC; a database without time zones
@@ -22,6 +22,11 @@ function when(date) {
   const today = new Date().toDateString() === date.toDateString();
   const options = today ? { hour: "2-digit", minute: "2-digit", second: "2-digit" } : { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
   return new Intl.DateTimeFormat(lang(), options).format(date);
+}
+
+/** A step button's picture (its name is its aria-label). */
+function icon(paths) {
+  return s("svg", { class: "log-icon", viewBox: "0 0 24 24", width: 24, height: 24, "aria-hidden": "true", focusable: "false" }, ...paths.map((d) => s("path", { d })));
 }
 
 /** What each entry did, in the game's words: texts[i] for entry i + 1. */
@@ -68,12 +73,14 @@ export function openLog({ session, game, onClose = () => {} }) {
 
   const slider = h("input", { type: "range", class: "log-slider", testid: "replay-slider", min: 0, max: 0, step: 1, value: 0, "aria-label": t("log.slider") });
   slider.addEventListener("input", () => show(Number(slider.value), { scroll: true }));
-  const control = (testid, glyph, label, to) =>
-    h("button", { type: "button", class: "btn btn-secondary log-btn", testid, "aria-label": label, title: label, onclick: () => show(to(), { scroll: true }) }, h("span", { "aria-hidden": "true" }, glyph));
-  const first = control("replay-first", "⏮", t("log.first"), () => 0);
-  const prev = control("replay-prev", "◀", t("log.prev"), () => step - 1);
-  const next = control("replay-next", "▶", t("log.next"), () => step + 1);
-  const last = control("replay-last", "⏭", t("log.last"), () => total());
+  const control = (testid, shapes, label, to) =>
+    h("button", { type: "button", class: "btn btn-secondary log-btn", testid, "aria-label": label, title: label, onclick: () => show(to(), { scroll: true }) }, icon(shapes));
+  const left = "M17 5 L7 12 L17 19 Z";
+  const right = "M7 5 L17 12 L7 19 Z";
+  const first = control("replay-first", ["M5 5 H8 V19 H5 Z", "M19 5 L9 12 L19 19 Z"], t("log.first"), () => 0);
+  const prev = control("replay-prev", [left], t("log.prev"), () => step - 1);
+  const next = control("replay-next", [right], t("log.next"), () => step + 1);
+  const last = control("replay-last", ["M5 5 L15 12 L5 19 Z", "M16 5 H19 V19 H16 Z"], t("log.last"), () => total());
   const controls = h("div", { class: "log-controls", role: "group", "aria-label": t("log.replay") }, slider, h("div", { class: "log-buttons" }, first, prev, next, last));
   controls.hidden = true;
 
@@ -169,8 +176,13 @@ export function openLog({ session, game, onClose = () => {} }) {
     history = answer;
     texts = describeAll(game, history);
     list.replaceChildren(...history.entries.map(entryItem));
+    // Two panes, each scrolling by itself: the table at the step stays in sight while the list
+    // follows the step (the replay pane takes the keyboard's focus to scroll: it holds no control).
     const content = total()
-      ? [h("section", { class: "log-replay", "aria-label": t("log.replay") }, status, stateHost), h("h3", { class: "log-subtitle" }, t("log.entries")), note, list]
+      ? [
+          h("section", { class: "log-replay", "aria-label": t("log.replay"), tabindex: 0 }, status, stateHost),
+          h("section", { class: "log-entries", "aria-labelledby": `${titleId}-entries` }, h("h3", { class: "log-subtitle", id: `${titleId}-entries` }, t("log.entries")), note, list),
+        ]
       : [h("p", { class: "muted", testid: "log-empty" }, t("log.empty"))];
     body.replaceChildren(...content);
     controls.hidden = !total();

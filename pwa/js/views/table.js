@@ -160,6 +160,7 @@ export async function mountTable(container, { params, query }) {
   let log = null;
   function showLog() {
     if (log && !log.closed) return;
+    document.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove()); // it would cover the log
     log = openLog({ session, game, onClose: () => (log = null) });
   }
 
