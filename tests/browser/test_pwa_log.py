@@ -221,6 +221,16 @@ def test_mhing_log_in_german_with_undo_and_replayed_scores(live_server: str, new
         step_to(view, "replay-next", step)
         assert scores_shown(view) == expected[step], step
     expect(view.get_by_test_id("replay-next")).to_have_attribute("aria-label", "Nächster Eintrag")
+    # Another phone records while the log is open: it follows (the live stream's entries say when
+    # they were stored), and the replay stays at the step the player looks at.
+    table.refresh()
+    table.post({"type": "round_points", "winner": 2, "points": 2, "discarder": None})
+    expect(view.get_by_test_id("log-list").locator("li")).to_have_count(5)
+    expect(entry(view, 5).get_by_test_id("log-who")).to_have_text("Ein anderes Handy")
+    fifth = server_times(live_server, table.id)[4].astimezone(ZoneInfo(ZONE))
+    expect(entry(view, 5).get_by_test_id("log-when")).to_contain_text(fifth.strftime("%H:%M:%S"))
+    expect(view.get_by_test_id("replay-step")).to_have_attribute("data-step", "3")
+    assert scores_shown(view) == expected[3]
 
     # Offline after the first visit: the log and its replay come from the phone.
     tap(view, "log-close")
@@ -228,10 +238,13 @@ def test_mhing_log_in_german_with_undo_and_replayed_scores(live_server: str, new
     page.reload()
     expect(badge(page)).to_have_attribute("data-referee", "local", timeout=LOCAL_TIMEOUT)
     view = open_log(page)
-    expect(view.get_by_test_id("log-list").locator("li")).to_have_count(4)
+    expect(view.get_by_test_id("log-list").locator("li")).to_have_count(5)
     expect(entry(view, 3).get_by_test_id("log-text")).to_contain_text("Rücknahme von Eintrag 2")
+    expect(entry(view, 5).get_by_test_id("log-when")).to_contain_text(fifth.strftime("%H:%M:%S"))
     step_to(view, "replay-first", 0)
     step_to(view, "replay-next", 1)
     assert scores_shown(view) == expected[1]
-    step_to(view, "replay-last", 4)
+    step_to(view, "replay-prev", 0)
+    step_to(view, "replay-last", 5)
+    step_to(view, "replay-prev", 4)
     assert scores_shown(view) == expected[4]

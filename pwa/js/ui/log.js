@@ -70,6 +70,16 @@ export function openLog({ session, game, onClose = () => {} }) {
   const list = h("ol", { class: "log-list", testid: "log-list", "aria-label": t("log.entries") });
   const note = h("p", { class: "muted small log-note" }, t("log.who_note"));
   const body = h("div", { class: "log-scroll" }, h("p", { class: "muted loading" }, t("log.loading")));
+  // Two panes, each scrolling by itself: the table at the step stays in sight while the list
+  // follows the step (the replay pane takes the keyboard's focus to scroll: it holds no control).
+  const replayPane = h("section", { class: "log-replay", "aria-label": t("log.replay"), tabindex: 0 }, status, stateHost);
+  const entriesPane = h(
+    "section",
+    { class: "log-entries", "aria-labelledby": `${titleId}-entries` },
+    h("h3", { class: "log-subtitle", id: `${titleId}-entries` }, t("log.entries")),
+    note,
+    list,
+  );
 
   const slider = h("input", { type: "range", class: "log-slider", testid: "replay-slider", min: 0, max: 0, step: 1, value: 0, "aria-label": t("log.slider") });
   slider.addEventListener("input", () => show(Number(slider.value), { scroll: true }));
@@ -176,15 +186,9 @@ export function openLog({ session, game, onClose = () => {} }) {
     history = answer;
     texts = describeAll(game, history);
     list.replaceChildren(...history.entries.map(entryItem));
-    // Two panes, each scrolling by itself: the table at the step stays in sight while the list
-    // follows the step (the replay pane takes the keyboard's focus to scroll: it holds no control).
-    const content = total()
-      ? [
-          h("section", { class: "log-replay", "aria-label": t("log.replay"), tabindex: 0 }, status, stateHost),
-          h("section", { class: "log-entries", "aria-labelledby": `${titleId}-entries` }, h("h3", { class: "log-subtitle", id: `${titleId}-entries` }, t("log.entries")), note, list),
-        ]
-      : [h("p", { class: "muted", testid: "log-empty" }, t("log.empty"))];
-    body.replaceChildren(...content);
+    // Kept while the log is open, so a new entry from another phone does not scroll the list away.
+    if (!total()) body.replaceChildren(h("p", { class: "muted", testid: "log-empty" }, t("log.empty")));
+    else if (!replayPane.isConnected) body.replaceChildren(replayPane, entriesPane);
     controls.hidden = !total();
     slider.max = String(total());
     show(atEnd ? total() : step);
