@@ -204,7 +204,7 @@ def test_the_move_log_passes_axe(live_server: str, axe_phone: Any, scheme: str) 
     """The log view (issue 26): the entries as a list, named step buttons and slider, in a dialog."""
     page = axe_phone(color_scheme=scheme)
     found: list[str] = []
-    for game in ("mahe", "mhing"):
+    for game in ("mahe", "magellan", "mhing"):
         whole = games()[game]
         table = table_from(live_server, whole, upto=min(8, len(whole.events) // 2))
         table.post({"type": "undo"})  # an undo entry and the entry it took back are shown too

@@ -248,3 +248,19 @@ def test_mhing_log_in_german_with_undo_and_replayed_scores(live_server: str, new
     step_to(view, "replay-last", 5)
     step_to(view, "replay-prev", 4)
     assert scores_shown(view) == expected[4]
+
+
+def test_a_table_the_server_referees_says_why_there_is_no_replay(live_server: str, new_phone: Any) -> None:
+    """Digital dice come from the server's secret seed (MA-12): the phone cannot replay that table."""
+    table = ApiTable(live_server, "mahe", MAHE_PLAYERS, {"chance": "digital"})
+    table.post({"type": "choose_turtle", "turtle": "red"})
+    page = new_phone()
+    page.goto(table.link)
+    expect(page.get_by_test_id("actionbar")).to_be_visible()
+    tap(page, "open-log")
+    view = page.get_by_test_id("log-view")
+    expect(view.get_by_test_id("log-unavailable")).to_contain_text("drawn by the server")
+    expect(view.get_by_test_id("log-list")).to_have_count(0)
+    expect(view.get_by_test_id("replay-next")).to_be_hidden()
+    tap(view, "log-close")
+    expect(page.get_by_test_id("log-view")).to_have_count(0)
