@@ -234,7 +234,13 @@ def public_entries(table: TableRow, rows: Sequence[Mapping[str, Any]]) -> list[d
     """Stored log entries (`TableStore.log_after`) as the open log of `table` shows them."""
     shown = _public_events(require_game(table.game), table.finished, table.options)
     return [
-        {"seq": r["seq"], "kind": r["kind"], "event": shown(r["kind"], r["payload"]), "undoes": r["undoes"]}
+        {
+            "seq": r["seq"],
+            "kind": r["kind"],
+            "event": shown(r["kind"], r["payload"]),
+            "undoes": r["undoes"],
+            "at": _utc(r["created_at"]).isoformat(),
+        }
         for r in rows
     ]
 
@@ -450,7 +456,7 @@ class TableStore:
                 "event": shown(r["kind"], r["payload"]),
                 "undoes": r["undoes"],
                 "in_effect": r["kind"] == "game" and r["seq"] in effective,
-                "at": r["created_at"],
+                "at": _utc(r["created_at"]),
                 "hash": r["hash"],
                 "signature": r["signature"],
             }
@@ -478,6 +484,7 @@ class TableStore:
                         events.c.kind,
                         events.c.payload,
                         events.c.undoes,
+                        events.c.created_at,
                         events.c.hash,
                         events.c.signature,
                     )

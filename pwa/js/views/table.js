@@ -16,6 +16,7 @@ import { followTable } from "../live.js";
 import { toast, toastError, undoToast } from "../toast.js";
 import { openSession } from "../sync/session.js";
 import { syncBadge, showConflict } from "../ui/sync.js";
+import { openLog } from "../ui/log.js";
 import { endActions } from "./rematch.js";
 import { flushPending } from "../groups/filing.js";
 
@@ -158,6 +159,14 @@ export async function mountTable(container, { params, query }) {
     input.focus();
   }
 
+  // The move log with its replay, over the table (from the phone's own store: offline too).
+  let log = null;
+  function showLog() {
+    if (log && !log.closed) return;
+    document.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove()); // it would cover the log
+    log = openLog({ session, game, onClose: () => (log = null) });
+  }
+
   const body = h("div", { class: "table-body" });
   // The badge opens the conflict sheet again whenever the players closed it to look at the table.
   const badge = syncBadge({ onConflict: () => showConflict(session, game, { force: true }) });
@@ -173,6 +182,7 @@ export async function mountTable(container, { params, query }) {
       seatHost,
       viewOnlyBadge,
       badge.element,
+      h("button", { type: "button", class: "btn btn-small btn-secondary", testid: "open-log", onclick: showLog }, t("log.open")),
       h(
         "button",
         { type: "button", class: "btn btn-small btn-secondary", testid: "share", onclick: () => shareTable(id, token, game.title, { seats: shareSeats() }) },
@@ -423,6 +433,7 @@ export async function mountTable(container, { params, query }) {
     }
     badge.show(session);
     if (session.conflict) showConflict(session, game);
+    if (log && !log.closed) log.refresh();
   };
   onSessionChange();
   // Back online: send what waits, catch up, and ask again for my cards if the last try failed.
@@ -450,6 +461,7 @@ export async function mountTable(container, { params, query }) {
     offConnectivity();
     window.removeEventListener("online", back);
     if (pending) pending.sheet.close();
+    if (log) log.close();
     if (screen.destroy) screen.destroy();
   };
 }
