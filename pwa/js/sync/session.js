@@ -487,6 +487,8 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
    */
   async function history() {
     if (!record || mode !== "local") return null;
+    /** @typedef {import("kibitz-api").components["schemas"]["LoggedEvent"]} LoggedEvent */
+    /** @type {{seq: number, event: LoggedEvent, at: string | null, here: boolean, waiting: boolean, inEffect?: boolean, undid?: {seq: number, event: LoggedEvent | null}, undoneBy?: number}[]} */
     const entries = await exclusive(async () => {
       const merged = reconcile(record.serverEvents, record.queue, { conflict: !!record.conflict });
       const known = record.serverEvents.length;

@@ -20,6 +20,7 @@ function parseAt(iso) {
 function when(date) {
   if (!date) return t("log.time_unknown");
   const today = new Date().toDateString() === date.toDateString();
+  /** @type {Intl.DateTimeFormatOptions} */
   const options = today ? { hour: "2-digit", minute: "2-digit", second: "2-digit" } : { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
   return new Intl.DateTimeFormat(lang(), options).format(date);
 }
@@ -57,7 +58,7 @@ function describeAll(game, history) {
  */
 export function openLog({ session, game, onClose = () => {} }) {
   const titleId = `log-title-${Math.random().toString(36).slice(2)}`;
-  const opener = document.activeElement;
+  const opener = /** @type {HTMLElement | null} */ (document.activeElement);
   let history = null;
   let texts = [];
   let step = 0;
@@ -129,7 +130,7 @@ export function openLog({ session, game, onClose = () => {} }) {
       console.warn("replay", err);
       stateHost.replaceChildren();
     }
-    for (const item of list.children) {
+    for (const item of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
       const current = Number(item.dataset.seq) === step;
       item.classList.toggle("is-current", current);
       const button = item.querySelector("button");
