@@ -5,20 +5,28 @@ so history and statistics follow a person across games, whatever name was typed 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, insert, select, update
+from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 
 from api.db.engine import read_connection, write_transaction
-from api.db.schema import group_tables, player_groups
+from api.db.schema import game_tables, group_tables, player_groups
 from api.errors import ApiProblem
+from api.tables.changes import CHANNEL
 from api.tables.store import TableStore
 from api.tables.tokens import hash_token, is_our_id, new_table_id, new_write_token, token_matches
 
 MAX_PLAYERS = 60
+
+
+def group_key(group_id: str) -> str:
+    """The change feed's key for a group's own changes (a table added or abandoned); table ids
+    never hold a colon."""
+    return f"group:{group_id}"
 
 
 @dataclass(frozen=True)
@@ -98,6 +106,17 @@ class GroupStore:
     def __init__(self, engine: Engine, tables: TableStore) -> None:
         self.engine = engine
         self.tables = tables
+        # Called after a committed change of a group's tables (added, abandoned) with the group's
+        # feed key and a stamp: the live streams of this process listen to it (api.tables.changes).
+        self.on_commit: Callable[[str, int], object] = lambda _key, _stamp: None
+
+    def _announce(self, conn: Connection, group_id: str) -> tuple[str, int]:
+        """Tell the group's streams on every server: on PostgreSQL a notice on the tables' channel,
+        sent when this transaction commits (api.tables.changes listens to it)."""
+        key, stamp = group_key(group_id), time.time_ns() // 1000
+        if self.engine.dialect.name == "postgresql":
+            conn.execute(select(func.pg_notify(CHANNEL, f"{key}:{stamp}")))
+        return key, stamp
 
     def create(self, name: str, players: Sequence[Mapping[str, Any]]) -> tuple[GroupRow, str]:
         now = datetime.now(UTC)
@@ -215,6 +234,8 @@ class GroupStore:
                 "added_at": datetime.now(UTC),
             }
             conn.execute(insert(group_tables).values(**values))
+            announced = self._announce(conn, group_id)
+        self.on_commit(*announced)
         return _membership(values)
 
     def set_abandoned(self, group_id: str, token: str | None, table_id: str, abandoned: bool) -> Membership:
@@ -224,6 +245,8 @@ class GroupStore:
             if conn.execute(update(group_tables).where(where).values(abandoned=abandoned)).rowcount != 1:
                 raise ApiProblem(404, "table-not-in-group", "This table is not one of the group's.")
             row = conn.execute(select(group_tables).where(where)).mappings().one()
+            announced = self._announce(conn, group_id)
+        self.on_commit(*announced)
         return _membership(row)
 
     def memberships(self, group_id: str) -> list[Membership]:
@@ -238,6 +261,21 @@ class GroupStore:
                 .all()
             )
         return [_membership(r) for r in rows]
+
+    def outcomes(self, group_id: str) -> list[tuple[str, str]]:
+        """Each table of the group, oldest first, with its status: `finished`, `abandoned` or
+        `playing` (one read; what a group's live stream compares)."""
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(
+                select(group_tables.c.table_id, group_tables.c.abandoned, game_tables.c.finished)
+                .join(game_tables, game_tables.c.id == group_tables.c.table_id)
+                .where(group_tables.c.group_id == group_id)
+                .order_by(group_tables.c.added_at, group_tables.c.table_id)
+            ).all()
+        return [
+            (table_id, "abandoned" if abandoned else "finished" if finished else "playing")
+            for table_id, abandoned, finished in rows
+        ]
 
 
 def _membership(row: Mapping[str, Any]) -> Membership:
