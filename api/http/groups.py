@@ -35,7 +35,7 @@ from api.groups.store import GroupRow, GroupStore, Membership, group_key
 from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
 from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
-from api.http.strict import Name
+from api.http.strict import Name, idempotency_key
 from api.tables.changes import ChangeFeed
 from api.tables.record import build_record, spreadsheet_safe
 from api.tables.store import TableStore
@@ -46,6 +46,14 @@ GROUPS_KEY = "kibitz.groups"
 FACTS_KEY = "kibitz.group-facts"
 GAME_NAMES = ("mahe", "magellan", "mhing")
 GROUP_SECURITY = [{"groupToken": []}]
+CREATE_GROUP_IDEMPOTENCY_HEADER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^[!-~]{1,128}$", "example": "5f0c2a4e-8d1b-4c3e"},
+    "description": "Makes a retried creation harmless: the same key and body answer the same group "
+    "(1 to 128 visible ASCII characters; a UUID is ideal).",
+}
 
 
 def groups() -> GroupStore:
@@ -129,6 +137,10 @@ class GroupSchema(Schema):
 
 
 class CreatedGroupSchema(Schema):
+    replayed = fields.Boolean(
+        required=True,
+        metadata={"description": "True when this answers a retried creation (the same Idempotency-Key)"},
+    )
     id = fields.String(required=True)
     edit_token = fields.String(required=True, metadata={"description": "Needed to change the group"})
     join_path = fields.String(required=True, metadata={"description": "The link that may change the group"})
@@ -377,17 +389,26 @@ class Groups(MethodView):
         GroupCreateSchema, example={"name": "Friday club", "players": [{"name": "Ann", "colour": "red"}]}
     )
     @blp.response(201, CreatedGroupSchema)
-    @blp.doc(operationId="createGroup")
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Bad name or players")
+    @blp.doc(operationId="createGroup", parameters=[CREATE_GROUP_IDEMPOTENCY_HEADER])
+    @blp.alt_response(
+        422,
+        response="UNPROCESSABLE_ENTITY",
+        description="Bad name or players; `idempotency-key-reused` for another body",
+    )
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Start a group
 
         A family or a club: its players (name, colour, emoji or initials), kept between games. Keep
         the edit token (share it as the join link); the id alone reads the group (the read link).
+        With an `Idempotency-Key` (a phone that started the group offline sends it when it is back)
+        a retry answers the group it made — the same id and edit token, `replayed`: true.
         """
         guard_creation()
-        group, token = groups().create(body["name"], body["players"])
+        group, token, replayed = groups().create_once(
+            body["name"], body["players"], idempotency_key(request.headers.get("Idempotency-Key"))
+        )
         return {
+            "replayed": replayed,
             "id": group.id,
             "edit_token": token,
             "join_path": f"/#/g/{group.id}?k={token}",

@@ -144,6 +144,7 @@ def group_examples() -> dict[str, Any]:
     }
     return {
         "createGroup": {
+            "replayed": False,
             "id": GROUP_ID,
             "edit_token": "gT3…(32 characters)",
             "join_path": f"/#/g/{GROUP_ID}?k=gT3…",

@@ -205,3 +205,31 @@ def test_a_watch_wakes_on_any_key_it_covers_and_only_those() -> None:
 def test_a_heard_list_longer_than_the_group_changes_nothing(kind: str) -> None:
     heard = [kind, "finished", "abandoned"]
     assert [k for _, _, k in outcomes.changes(heard, [("t0", kind)])] == []
+
+
+def test_a_group_created_with_an_idempotency_key_is_made_once(any_db_client: FlaskClient) -> None:
+    """A phone that started a group offline sends its creation with a key when it is back; the
+    answer lost and the request sent again, the same group and edit token come back (no twin)."""
+    client = any_db_client
+    body = {"name": "Cottage", "players": [{"name": "Ann", "colour": "red"}, {"name": "Ben", "emoji": "🐢"}]}
+    key = {"Idempotency-Key": "5f0c2a4e-8d1b-4c3e-9a7f-0123456789ab"}
+    first = client.post("/api/groups", json=body, headers=key)
+    again = client.post("/api/groups", json=body, headers=key)
+    assert (first.status_code, again.status_code) == (201, 201)
+    made, replayed = first.get_json(), again.get_json()
+    assert made["replayed"] is False and replayed["replayed"] is True
+    assert (replayed["id"], replayed["edit_token"]) == (made["id"], made["edit_token"])
+    assert replayed["group"]["players"] == made["group"]["players"]
+    other = client.post("/api/groups", json={**body, "name": "Other"}, headers=key)
+    assert other.status_code == 422 and other.get_json()["code"] == "idempotency-key-reused"
+    # The edit token answered is the group's: it changes it.
+    change = {"name": "Cottage", "players": made["group"]["players"], "expected_version": 1}
+    assert (
+        client.put(f"/api/groups/{made['id']}", json=change, headers=bearer(made["edit_token"])).status_code
+        == 200
+    )
+    assert client.post("/api/groups", json=body, headers=key).get_json()["id"] == made["id"]  # still once
+    without = client.post("/api/groups", json=body).get_json()
+    assert without["replayed"] is False and without["id"] != made["id"]
+    bad = client.post("/api/groups", json=body, headers={"Idempotency-Key": ""})
+    assert bad.status_code == 400 and bad.get_json()["code"] == "bad-idempotency-key"

@@ -182,3 +182,51 @@ def test_the_group_screens_pass_axe(live_server: str, new_phone: Any) -> None:
     page.goto(f"{live_server}/#/g/new")
     found += problems(page, "new group")
     assert found == []
+
+
+def test_a_group_started_offline_is_created_when_the_phone_is_back(live_server: str, new_phone: Any) -> None:
+    """No network at the cottage: the group is started on the phone (kept through a reload, listed
+    as waiting), and created on the server once the phone is back — once, with the players typed —
+    whereupon its page is the group's own, with the edit token on the phone."""
+    from .test_pwa_offline import wait_cached
+
+    page = new_phone()
+    page.goto(live_server + "/")
+    wait_cached(page)
+    page.context.set_offline(True)
+    tap(page, "new-group")
+    page.get_by_test_id("group-name").fill("Cottage")
+    tap(page, "group-add-player")
+    for index, name in enumerate(NAMES[:3]):
+        page.get_by_test_id(f"group-player-{index}").fill(name)
+    tap(page, "create-group")
+    expect(page.get_by_test_id("group-waiting")).to_be_visible()
+    expect(page.get_by_test_id("group-title")).to_have_text("Cottage")
+    local_id = page.evaluate("location.hash").split("/g/")[1]
+    assert local_id.startswith("local-")
+    expect(page.get_by_test_id("group-player-list").locator("li")).to_have_text(NAMES[:3])
+
+    page.reload()  # still offline: the service worker serves the app, the phone keeps the group
+    expect(page.get_by_test_id("group-waiting")).to_be_visible()
+    page.goto(f"{live_server}/#/")
+    expect(page.get_by_test_id(f"known-group-{local_id}")).to_contain_text("Waiting for the connection")
+    page.goto(f"{live_server}/#/g/{local_id}")
+    expect(page.get_by_test_id("group-waiting")).to_be_visible()
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(r"#/g/(?!local-)[\w-]{16}$"), timeout=20_000)
+    expect(page.get_by_test_id("group-title")).to_have_text("Cottage")
+    expect(page.get_by_test_id("group-tab-play")).to_be_visible()  # the edit token is on the phone
+    group_id = page.evaluate("location.hash").split("/g/")[1]
+    created = requests.get(f"{live_server}/api/groups/{group_id}", timeout=5).json()
+    assert [p["name"] for p in created["players"]] == NAMES[:3] and created["version"] == 1
+    stored = page.evaluate(
+        "[localStorage.getItem('kibitz.group_creations'), localStorage.getItem('kibitz.groups')]"
+    )
+    assert json.loads(stored[0]) == []
+    known = json.loads(stored[1])
+    assert [g["id"] for g in known] == [group_id] and known[0]["token"]
+    # The old local link still leads to the group.
+    page.goto(f"{live_server}/#/g/{local_id}")
+    page.wait_for_url(re.compile(rf"#/g/{group_id}$"))
+    expect(page.get_by_test_id("group-title")).to_have_text("Cottage")
