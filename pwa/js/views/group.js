@@ -341,7 +341,8 @@ export async function mountGroup(container, { params, query }) {
       const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
       if (top.length) section.push(chart({ title: t("group.premiums_chart"), kind: "bars", labels: top.map(([code]) => t(`mhing.premium.${code}`, {}, code)), xLabel: t("group.premium"), series: [{ label: t("group.times"), values: top.map(([, n]) => n) }], testid: "chart-mhing-premiums" }));
     }
-    return h("section", { class: "group-game-stats" }, section);
+    // A wide table scrolls sideways on a phone: the section takes the focus, so keys scroll it too.
+    return h("section", { class: "group-game-stats", tabindex: "0", "aria-label": gameTitle(game) }, section);
   }
 
   function headToHead(players) {
