@@ -233,3 +233,12 @@ def test_a_group_created_with_an_idempotency_key_is_made_once(any_db_client: Fla
     assert without["replayed"] is False and without["id"] != made["id"]
     bad = client.post("/api/groups", json=body, headers={"Idempotency-Key": ""})
     assert bad.status_code == 400 and bad.get_json()["code"] == "bad-idempotency-key"
+
+
+def test_an_id_naming_more_tables_than_a_group_holds_is_read_up_to_them(client: FlaskClient) -> None:
+    """Any id the document's pattern allows is taken (never refused as malformed): runs past the
+    group's tables change nothing."""
+    gid = new_group(client, ["Ann"])["id"]
+    huge = "999999f" * 500
+    assert len(outcomes.decode(huge)) == outcomes.MAX_TABLES
+    assert read(client, gid, huge) == []  # the group has no table: nothing changed for it
