@@ -16,7 +16,7 @@ from apispec import APISpec
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http import view_schemas as views
-from api.http.strict import FORMAT_CHARACTERS, NAME_CHARACTER, NOT_ASTRAL_FORMAT
+from api.http.strict import FORMAT_CHARACTERS, NAME_CHARACTER
 from api.rules.common import events as common
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
 from api.rules.mahe.constants import TURTLE_COLOURS
@@ -263,7 +263,6 @@ def resolve_refs(node: Any) -> Any:
 TEXT = NAME_CHARACTER  # no control or format character (api.http.strict.Name)
 NAME = {"type": "string", "minLength": 1, "maxLength": 40,
         "pattern": rf"^{TEXT}*[^\s\u0000-\u001f\u007f-\u009f{FORMAT_CHARACTERS}]{TEXT}*$",
-        "not": NOT_ASTRAL_FORMAT,
         "description": "The player's name (not only spaces)"}  # fmt: skip
 
 

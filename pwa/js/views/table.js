@@ -11,6 +11,7 @@ import { loadGame } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
 import { openSheet } from "../ui/sheet.js";
 import { needsSeatLinks, seatLink, shareTable } from "../ui/share.js";
+import { shareResultButton } from "../ui/share-card.js";
 import { followTable } from "../live.js";
 import { toast, toastError, undoToast } from "../toast.js";
 import { openSession } from "../sync/session.js";
@@ -183,11 +184,18 @@ export async function mountTable(container, { params, query }) {
   showName();
   showClock();
   const screen = game.createScreen(body, controller);
-  /** Draw the table; under a finished game's result: rematch and home. */
+  /** The share card's data (issue 26): the game, this table's name, the day it ended, the result. */
+  function resultCard() {
+    const shown = body.querySelector("[data-testid=result]")?.shareCard;
+    const when = table.finished && table.updated_at ? table.updated_at : table.created_at;
+    return { game: game.title, tableName: nameButton.textContent, date: when ? new Date(when) : new Date(), ...shown };
+  }
+  /** Draw the table; under a finished game's result: share it (anyone), rematch and home. */
   function draw() {
     screen.update(table);
     showClock();
     const result = body.querySelector("[data-testid=result]");
+    if (result?.shareCard && !result.querySelector("[data-testid=share-result]")) result.append(shareResultButton(resultCard));
     if (result && !readOnly && !result.querySelector("[data-testid=end-actions]")) result.append(endActions(table, game.title));
   }
   draw();
