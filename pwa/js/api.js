@@ -243,8 +243,8 @@ export function exportUrl(id, kind) {
 
 // ---------- groups: players kept between games, their history and statistics ----------
 
-export async function createGroup(body) {
-  return (await withRetry(() => request("POST", "/groups", { body }))).data;
+export async function createGroup(body, idempotencyKey) {
+  return (await withRetry(() => request("POST", "/groups", { body, idempotencyKey }))).data;
 }
 
 /** GET a group's resource ("" for the group itself, "/history?game=…", "/stats"): {data, stale}. */
