@@ -112,6 +112,8 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     install_change_feed(app, url)
     app.extensions[SHEETS_KEY] = SheetStore(engine)
     app.extensions[groups.GROUPS_KEY] = GroupStore(engine, app.extensions[STORE_KEY])
+    # A group's streams hear its changes as a table's hear its appends (SQLite: in this process).
+    app.extensions[groups.GROUPS_KEY].on_commit = app.extensions[STORE_KEY].on_commit
     app.extensions[groups.FACTS_KEY] = FactsCache()
 
     register_path_converter(app)

@@ -8,6 +8,8 @@ import { mountSetup } from "./js/views/setup.js";
 import { mountTable } from "./js/views/table.js";
 import { mountGroup, mountNewGroup } from "./js/views/group.js";
 import { startReferee } from "./js/referee/client.js";
+import { flushPendingGroups } from "./js/groups/filing.js";
+import { onConnectivity } from "./js/api.js";
 import { hasPowers, refreshPowers } from "./js/games/magellan/powers.js";
 
 /**
@@ -47,6 +49,11 @@ async function main() {
   onLanguageChange(() => render());
   await startRouter(document.getElementById("view"));
   if (knewPowers) refreshPowers(); // after a release: a Magellan screen redraws on POWERS_CHANGED
+  // Groups started offline are created on the server as soon as it answers (their tables follow).
+  const createGroups = () => flushPendingGroups().catch(() => undefined);
+  createGroups();
+  window.addEventListener("online", createGroups);
+  onConnectivity((online) => online && createGroups());
   // The phone's referee (Pyodide, ~10 MB, cached by the service worker) boots after the first paint.
   setTimeout(startReferee, 0);
   if ("serviceWorker" in navigator) {

@@ -4,21 +4,34 @@ so history and statistics follow a person across games, whatever name was typed 
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, insert, select, update
+from cryptography.hazmat.primitives import serialization
+from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from api.db.engine import read_connection, write_transaction
-from api.db.schema import group_tables, player_groups
+from api.db.schema import game_tables, group_tables, player_groups
 from api.errors import ApiProblem
+from api.tables.changes import CHANNEL
 from api.tables.store import TableStore
 from api.tables.tokens import hash_token, is_our_id, new_table_id, new_write_token, token_matches
 
 MAX_PLAYERS = 60
+
+
+def group_key(group_id: str) -> str:
+    """The change feed's key for a group's own changes (a table added or abandoned); table ids
+    never hold a colon."""
+    return f"group:{group_id}"
 
 
 @dataclass(frozen=True)
@@ -98,21 +111,86 @@ class GroupStore:
     def __init__(self, engine: Engine, tables: TableStore) -> None:
         self.engine = engine
         self.tables = tables
+        # Called after a committed change of a group's tables (added, abandoned) with the group's
+        # feed key and a stamp: the live streams of this process listen to it (api.tables.changes).
+        self.on_commit: Callable[[str, int], object] = lambda _key, _stamp: None
+
+    def _announce(self, conn: Connection, group_id: str) -> tuple[str, int]:
+        """Tell the group's streams on every server: on PostgreSQL a notice on the tables' channel,
+        sent when this transaction commits (api.tables.changes listens to it)."""
+        key, stamp = group_key(group_id), time.time_ns() // 1000
+        if self.engine.dialect.name == "postgresql":
+            conn.execute(select(func.pg_notify(CHANNEL, f"{key}:{stamp}")))
+        return key, stamp
 
     def create(self, name: str, players: Sequence[Mapping[str, Any]]) -> tuple[GroupRow, str]:
+        group, token, _replayed = self.create_once(name, players)
+        return group, token
+
+    def create_once(
+        self, name: str, players: Sequence[Mapping[str, Any]], idempotency_key: str | None = None
+    ) -> tuple[GroupRow, str, bool]:
+        """A new group and its edit token. With an `Idempotency-Key` (a phone that started the group
+        offline sends it when it is back) the id and the token are derived from the key and the
+        server's secret, so a retry whose answer was lost finds the group it made and answers it
+        again (`replayed`) — with no column of its own: nothing to migrate."""
         now = datetime.now(UTC)
+        if idempotency_key:
+            group_id, token = self._derived(idempotency_key)
+        else:
+            group_id, token = new_table_id(), new_write_token()
         values = {
-            "id": new_table_id(),
+            "id": group_id,
             "name": name,
             "players": player_entries(players),
             "version": 1,
             "created_at": now,
             "updated_at": now,
         }
-        token = new_write_token()
-        with write_transaction(self.engine) as conn:
-            conn.execute(insert(player_groups).values(**values, edit_token_hash=hash_token(token)))
-        return _row(values), token
+        if idempotency_key:
+            prior = self._created(group_id, name, players)
+            if prior is not None:
+                return prior, token, True
+        try:
+            with write_transaction(self.engine) as conn:
+                conn.execute(insert(player_groups).values(**values, edit_token_hash=hash_token(token)))
+        except IntegrityError:  # the same key at the same moment (a retry racing the first try)
+            prior = self._created(group_id, name, players) if idempotency_key else None
+            if prior is None:
+                raise
+            return prior, token, True
+        return _row(values), token, False
+
+    def _derived(self, key: str) -> tuple[str, str]:
+        """The group id and edit token a creation with this key gets: keyed by a secret every
+        server of this installation shares (the records' signing key, api.tables.chain)."""
+        private = self.tables.key.private.private_bytes(
+            serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+        )
+        secret = hashlib.sha256(b"kibitz-group-creation:" + private).digest()
+
+        def derive(purpose: str, size: int) -> str:
+            digest = hmac.new(secret, f"{purpose}:{key}".encode(), hashlib.sha256).digest()
+            return base64.urlsafe_b64encode(digest[:size]).decode("ascii")
+
+        return derive("id", 12), derive("edit-token", 24)
+
+    def _created(self, group_id: str, name: str, players: Sequence[Mapping[str, Any]]) -> GroupRow | None:
+        """The group an earlier creation with this key made; refused when it was made from another
+        body (still as it was made: version 1)."""
+        try:
+            group = self.get(group_id)
+        except ApiProblem:
+            return None
+        asked = [(p["name"], p.get("colour"), p.get("emoji")) for p in players]
+        made = [(p["name"], p.get("colour"), p.get("emoji")) for p in group.players]
+        if group.version == 1 and (group.name, made) != (name, asked):
+            raise ApiProblem(
+                422,
+                "idempotency-key-reused",
+                "This Idempotency-Key was already used for a different request; use a new key.",
+            )
+        return group
 
     def get(self, group_id: str) -> GroupRow:
         if not is_our_id(group_id):
@@ -215,6 +293,8 @@ class GroupStore:
                 "added_at": datetime.now(UTC),
             }
             conn.execute(insert(group_tables).values(**values))
+            announced = self._announce(conn, group_id)
+        self.on_commit(*announced)
         return _membership(values)
 
     def set_abandoned(self, group_id: str, token: str | None, table_id: str, abandoned: bool) -> Membership:
@@ -224,6 +304,8 @@ class GroupStore:
             if conn.execute(update(group_tables).where(where).values(abandoned=abandoned)).rowcount != 1:
                 raise ApiProblem(404, "table-not-in-group", "This table is not one of the group's.")
             row = conn.execute(select(group_tables).where(where)).mappings().one()
+            announced = self._announce(conn, group_id)
+        self.on_commit(*announced)
         return _membership(row)
 
     def memberships(self, group_id: str) -> list[Membership]:
@@ -238,6 +320,21 @@ class GroupStore:
                 .all()
             )
         return [_membership(r) for r in rows]
+
+    def outcomes(self, group_id: str) -> list[tuple[str, str]]:
+        """Each table of the group, oldest first, with its status: `finished`, `abandoned` or
+        `playing` (one read; what a group's live stream compares)."""
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(
+                select(group_tables.c.table_id, group_tables.c.abandoned, game_tables.c.finished)
+                .join(game_tables, game_tables.c.id == group_tables.c.table_id)
+                .where(group_tables.c.group_id == group_id)
+                .order_by(group_tables.c.added_at, group_tables.c.table_id)
+            ).all()
+        return [
+            (table_id, "abandoned" if abandoned else "finished" if finished else "playing")
+            for table_id, abandoned, finished in rows
+        ]
 
 
 def _membership(row: Mapping[str, Any]) -> Membership:

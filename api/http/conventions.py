@@ -53,6 +53,12 @@ STATUS_TEXT = {
     429: "`too-many-requests`: too many attempts from your address; `Retry-After` says when to try again",
 }
 PER_OPERATION = {
+    ("/api/groups/{group_id}/stream", "get", 400): "`bad-last-event-id`: not the id of an event of a "
+    "group's stream",
+    ("/api/groups/{group_id}/stream", "get", 404): "`group-not-found`",
+    ("/api/groups/{group_id}/stream", "get", 429): "`too-many-streams`: more than KIBITZ_CLIENT_STREAMS "
+    "(100) live streams open from your address (per server process); `Retry-After` says when to try "
+    "again",
     (
         "/api/tables",
         "post",

@@ -8,20 +8,37 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import time
+from collections import Counter
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from api.errors import ApiProblem
-from api.groups.history import FactsCache, Played, head_to_head, history, progress, statistics
-from api.groups.store import GroupRow, GroupStore, Membership
+from api.groups import outcomes
+from api.groups.history import (
+    FactsCache,
+    Played,
+    head_to_head,
+    history,
+    history_entry,
+    progress,
+    statistics,
+)
+from api.groups.store import GroupRow, GroupStore, Membership, group_key
 from api.http.context import bearer_token, store
-from api.http.limits import guard_creation, guard_token
+from api.http.limits import guard_creation, guard_token, limit_response
+from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
+from api.http.strict import Name, idempotency_key
+from api.tables.changes import ChangeFeed
 from api.tables.record import build_record, spreadsheet_safe
+from api.tables.store import TableStore
 
 blp = Blueprint("groups", __name__, url_prefix="/api/groups", description="Groups: players between games")
 
@@ -29,6 +46,14 @@ GROUPS_KEY = "kibitz.groups"
 FACTS_KEY = "kibitz.group-facts"
 GAME_NAMES = ("mahe", "magellan", "mhing")
 GROUP_SECURITY = [{"groupToken": []}]
+CREATE_GROUP_IDEMPOTENCY_HEADER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^[!-~]{1,128}$", "example": "5f0c2a4e-8d1b-4c3e"},
+    "description": "Makes a retried creation harmless: the same key and body answer the same group "
+    "(1 to 128 visible ASCII characters; a UUID is ideal).",
+}
 
 
 def groups() -> GroupStore:
@@ -46,7 +71,7 @@ class GroupPlayerSchema(Schema):
         validate=validate.Length(max=16),
         metadata={"description": "Given by the server; send it back to keep the player (omit for a new one)"},
     )
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = Name(required=True, validate=validate.Length(min=1, max=40))
     colour = fields.String(
         load_default=None,
         allow_none=True,
@@ -65,7 +90,7 @@ class GroupPlayerOutSchema(GroupPlayerSchema):
     id = fields.String(required=True)
 
 
-GROUP_NAME = fields.String(required=True, validate=validate.Length(min=1, max=80))
+GROUP_NAME = Name(required=True, validate=validate.Length(min=1, max=80))
 
 
 class GroupCreateSchema(Schema):
@@ -112,6 +137,10 @@ class GroupSchema(Schema):
 
 
 class CreatedGroupSchema(Schema):
+    replayed = fields.Boolean(
+        required=True,
+        metadata={"description": "True when this answers a retried creation (the same Idempotency-Key)"},
+    )
     id = fields.String(required=True)
     edit_token = fields.String(required=True, metadata={"description": "Needed to change the group"})
     join_path = fields.String(required=True, metadata={"description": "The link that may change the group"})
@@ -360,17 +389,26 @@ class Groups(MethodView):
         GroupCreateSchema, example={"name": "Friday club", "players": [{"name": "Ann", "colour": "red"}]}
     )
     @blp.response(201, CreatedGroupSchema)
-    @blp.doc(operationId="createGroup")
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Bad name or players")
+    @blp.doc(operationId="createGroup", parameters=[CREATE_GROUP_IDEMPOTENCY_HEADER])
+    @blp.alt_response(
+        422,
+        response="UNPROCESSABLE_ENTITY",
+        description="Bad name or players; `idempotency-key-reused` for another body",
+    )
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Start a group
 
         A family or a club: its players (name, colour, emoji or initials), kept between games. Keep
         the edit token (share it as the join link); the id alone reads the group (the read link).
+        With an `Idempotency-Key` (a phone that started the group offline sends it when it is back)
+        a retry answers the group it made — the same id and edit token, `replayed`: true.
         """
         guard_creation()
-        group, token = groups().create(body["name"], body["players"])
+        group, token, replayed = groups().create_once(
+            body["name"], body["players"], idempotency_key(request.headers.get("Idempotency-Key"))
+        )
         return {
+            "replayed": replayed,
             "id": group.id,
             "edit_token": token,
             "join_path": f"/#/g/{group.id}?k={token}",
@@ -602,3 +640,160 @@ class GroupExportCsv(MethodView):
             mimetype="text/csv",
             headers={"Content-Disposition": f'attachment; filename="kibitz-group-{group.id}.csv"'},
         )
+
+
+# -- a group's live stream ---------------------------------------------------------------------------
+
+GROUP_STREAM_DOC = {
+    "parameters": [
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "required": False,
+            "schema": {"type": "string", "maxLength": outcomes.MAX_ID, "pattern": outcomes.ID_PATTERN},
+            "description": "The `id` of the last event you received: the stream starts with what "
+            "changed since (one event per table), instead of `listening`.",
+        },
+    ],
+    "responses": {
+        "200": {
+            "description": "An endless `text/event-stream`: `listening` first (or, with "
+            "`Last-Event-ID`, what you missed), then an event whenever a table of the group "
+            "`finished`, was `abandoned` or `reopened`, on whichever server it happened. `id:` is "
+            "the statuses of the group's tables, `data:` JSON `{kind, group_id, tables, entry}` "
+            "(`entry` as the group's history shows the table). Lines starting with `:` are "
+            "heartbeats. Reconnect with `Last-Event-ID` to resume.",
+            "content": {
+                "text/event-stream": {
+                    "schema": {"$ref": "#/components/schemas/GroupStreamEvent"},
+                    "example": None,  # filled from api.http.response_examples (GROUP_STREAM_EXAMPLE)
+                }
+            },
+        }
+    },
+}
+
+
+def _group_stream_doc() -> dict[str, Any]:
+    from api.http.response_examples import group_stream_example
+
+    doc = json.loads(json.dumps(GROUP_STREAM_DOC))
+    doc["responses"]["200"]["content"]["text/event-stream"]["example"] = group_stream_example()
+    return doc
+
+
+@blp.route("/<string:group_id>/stream")
+class GroupStream(MethodView):
+    @blp.doc(operationId="streamGroup", **_group_stream_doc())
+    @blp.alt_response(400, response="BAD_REQUEST", description="Malformed Last-Event-ID")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    @blp.alt_response(
+        429,
+        **limit_response(
+            "`too-many-streams`: more than KIBITZ_CLIENT_STREAMS (100) live streams open from your "
+            "address (per server process)"
+        ),
+    )
+    def get(self, group_id: str) -> Response:
+        """Follow a group live
+
+        Server-Sent Events for bots and scoreboards: an event whenever one of the group's tables
+        finishes (with its scores and winners), is abandoned, or is reopened. The group's id (its
+        read link) is enough. Resume with `Last-Event-ID` after a dropped connection, on any server:
+        the first events are what changed meanwhile.
+        """
+        raw = request.headers.get("Last-Event-ID", "").strip()
+        heard = outcomes.decode(raw) if raw else None
+        groups().get(group_id)  # 404 before the stream starts
+        release = open_stream_slot()
+        try:
+            current_app.extensions[STARTERS_KEY]()
+        except BaseException:
+            release()
+            raise
+        config = current_app.config
+        body = _group_events(
+            GroupStreamSource(groups(), store(), current_app.extensions[FACTS_KEY], group_id),
+            current_app.extensions[CHANGES_KEY],
+            heard,
+            heartbeat=config["KIBITZ_STREAM_HEARTBEAT"],
+            lifetime=config["KIBITZ_STREAM_LIFETIME"],
+        )
+        response = Response(
+            body, mimetype=EVENT_STREAM, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        )
+        response.call_on_close(release)
+        return response
+
+
+class GroupStreamSource:
+    """What a group's stream reads: the statuses of its tables, and a table as its history shows it."""
+
+    def __init__(self, groups: GroupStore, tables: TableStore, facts: FactsCache, group_id: str) -> None:
+        self.groups, self.tables, self.facts, self.group_id = groups, tables, facts, group_id
+
+    def statuses(self) -> list[tuple[str, str]]:
+        return self.groups.outcomes(self.group_id)
+
+    def message(self, kind: str, now: list[tuple[str, str]], table_id: str | None) -> dict[str, Any]:
+        counts = Counter(status for _, status in now)
+        entry = None
+        if table_id is not None:
+            group = self.groups.get(self.group_id)
+            membership = next(m for m in self.groups.memberships(self.group_id) if m.table_id == table_id)
+            entry = _HISTORY_ENTRY.dump(history_entry(group, self.facts.played(self.tables, membership)))
+        return {
+            "kind": kind,
+            "group_id": self.group_id,
+            "tables": {status: counts[status] for status in ("playing", "finished", "abandoned")},
+            "entry": entry,
+        }
+
+
+_HISTORY_ENTRY = HistoryEntrySchema()
+
+
+def _sse(kind: str, event_id: str, data: dict[str, Any]) -> bytes:
+    payload = json.dumps(data, separators=(",", ":"), sort_keys=True, default=str)
+    return f"id: {event_id}\nevent: {kind}\ndata: {payload}\n\n".encode()
+
+
+def _group_events(
+    source: GroupStreamSource,
+    feed: ChangeFeed,
+    heard: list[str] | None,
+    *,
+    heartbeat: float,
+    lifetime: float,
+) -> Iterator[bytes]:
+    """The stream body: `listening` (or what the client missed), then one event per change of a
+    table's status, heartbeats between. Woken through the tables' change feed (api.tables.changes:
+    in this process on SQLite, PostgreSQL's notices across servers) by an append to any table of the
+    group and by the group's own changes; every heartbeat reads the statuses again too, so a lost
+    notice costs one heartbeat at most."""
+    deadline = time.monotonic() + lifetime
+    yield b"retry: 2000\n\n"
+    with feed.watch() as watch:
+        covered = {group_key(source.group_id)}
+        watch.cover(covered)
+        woken = watch.changes.version
+        while True:
+            now = source.statuses()
+            keys = {group_key(source.group_id)} | {table_id for table_id, _ in now}
+            if keys != covered:  # a table joined: listen to it, then read again (nothing slips by)
+                covered = keys
+                watch.cover(keys)
+                continue
+            if heard is None:
+                heard = [status for _, status in now]
+                yield _sse("listening", outcomes.encode(heard), source.message("listening", now, None))
+            else:
+                for _, table_id, kind in outcomes.changes(heard, now):
+                    yield _sse(kind, outcomes.encode(heard), source.message(kind, now, table_id))
+            if time.monotonic() >= deadline:
+                return  # the client reconnects with Last-Event-ID
+            announced = watch.changes.wait_above(woken)
+            if announced is None:
+                yield b": heartbeat\n\n"
+            else:
+                woken = max(woken, announced)

@@ -4,6 +4,7 @@ ids, tokens and times are fixed stand-ins; nothing random, so openapi.yaml is re
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -44,6 +45,26 @@ PARAMETER_EXAMPLES: dict[str, Any] = {
     "seat": 0,
     "group_id": GROUP_ID,
 }
+
+
+def group_stream_example() -> str:
+    """A group's stream as a client reads it: `listening`, a heartbeat, then a table finishing."""
+    entry = group_examples()["getGroupHistory"]["entries"][0]
+
+    def event(kind: str, event_id: str, data: dict[str, Any]) -> str:
+        payload = json.dumps(data, separators=(",", ":"), sort_keys=True)
+        return f"id: {event_id}\nevent: {kind}\ndata: {payload}\n\n"
+
+    before = {"playing": 1, "finished": 0, "abandoned": 0}
+    after = {"playing": 0, "finished": 1, "abandoned": 0}
+    return (
+        "retry: 2000\n\n"
+        + event(
+            "listening", "0", {"kind": "listening", "group_id": GROUP_ID, "tables": before, "entry": None}
+        )
+        + ": heartbeat\n\n"
+        + event("finished", "1f", {"kind": "finished", "group_id": GROUP_ID, "tables": after, "entry": entry})
+    )
 
 
 def group_examples() -> dict[str, Any]:
@@ -123,6 +144,7 @@ def group_examples() -> dict[str, Any]:
     }
     return {
         "createGroup": {
+            "replayed": False,
             "id": GROUP_ID,
             "edit_token": "gT3…(32 characters)",
             "join_path": f"/#/g/{GROUP_ID}?k=gT3…",

@@ -177,7 +177,7 @@ class TableStream(MethodView):
         if seat is not None:
             with guard_token(f"{table_id}/seat/{seat}"):
                 tables.private_view(table_id, seat, token)  # 401/403/404 before the stream starts
-        release = _open_stream_slot()
+        release = open_stream_slot()
         try:
             current_app.extensions[STARTERS_KEY]()
         except BaseException:
@@ -205,7 +205,7 @@ class TableStream(MethodView):
         return response
 
 
-def _open_stream_slot() -> Callable[[], None]:
+def open_stream_slot() -> Callable[[], None]:
     """Count one more live stream for this client, or refuse with 429 past its cap: one address
     cannot hold the server's connections (a stream holds one for as long as the phone likes)."""
     open_streams: Counter[str] = current_app.extensions[OPEN_STREAMS_KEY]

@@ -811,6 +811,71 @@ StreamEvent = strict(
 )
 ALSO_REGISTERED += [StreamMessage, StreamEvent]
 
+
+# ---------- a group's live stream (GET /api/groups/{id}/stream) ----------
+
+GROUP_STREAM_EVENTS = ["listening", "finished", "abandoned", "reopened"]
+GroupTableCounts = strict(
+    "GroupTableCounts",
+    {
+        "playing": integer("Tables not finished and not abandoned"),
+        "finished": integer(),
+        "abandoned": integer(),
+    },
+    "The group's tables by status.",
+)
+GroupStreamMessage = strict(
+    "GroupStreamMessage",
+    {
+        "kind": text(
+            "`listening`: the stream's first event without `Last-Event-ID` (nothing happened); "
+            "`finished`: a table's last move ended its game; `abandoned`: a table was given up; "
+            "`reopened`: a finished or abandoned table is being played again (its last move undone, "
+            "its abandonment taken back). The same as the SSE event name.",
+            one_of=GROUP_STREAM_EVENTS,
+        ),
+        "group_id": text(),
+        "tables": fields.Nested(GroupTableCounts, required=True),
+        "entry": fields.Dict(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "The table as the group's history shows it (players, scores, winners, "
+                "the record's link); null with `listening`",
+                "x-ref": "HistoryEntry",
+            },
+        ),
+    },
+    "The JSON in the `data:` line of each event of a group's stream.",
+)
+GroupStreamEvent = strict(
+    "GroupStreamEvent",
+    {
+        "event": text("The SSE event name", one_of=GROUP_STREAM_EVENTS),
+        "id": fields.String(
+            required=True,
+            validate=validate.Regexp(r"^(0|([1-9][0-9]{0,5}[fap])+)$"),
+            metadata={
+                "description": "The statuses of the group's tables as this event leaves them, oldest "
+                "first, run-length encoded (`2f1a`: two finished, one abandoned, the rest playing): "
+                "send it back as `Last-Event-ID` to hear what changed meanwhile"
+            },
+        ),
+        "data": fields.String(
+            required=True,
+            metadata={
+                "description": "One line of JSON: a `GroupStreamMessage`",
+                "x-contentMediaType": "application/json",
+                "x-contentSchema": {"$ref": "#/components/schemas/GroupStreamMessage"},
+            },
+        ),
+        "retry": fields.Integer(metadata={"description": "Milliseconds to wait before reconnecting"}),
+    },
+    "One Server-Sent Event of a group's stream, its fields as an SSE client parses them. Lines "
+    "starting with `:` are heartbeats.",
+)
+ALSO_REGISTERED += [GroupTableCounts, GroupStreamMessage, GroupStreamEvent]
+
 RefusedRecord = strict(
     "RecordRefusal",
     {

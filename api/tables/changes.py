@@ -11,6 +11,10 @@ so that a waiting stream holds no timer of its own), so a lost notice delays a p
 heartbeat at most instead of leaving it stale. Notices sent while a listener was not yet (or no
 longer) listening are not lost either: each time it starts listening, every stream of the process
 re-reads its table at once.
+
+A group's stream (api.http.groups) watches several keys at once: each table of the group, and the
+group itself (`group:<id>`: a table added or abandoned, announced by api.groups.store on the same
+channel). A watch is woken by an announcement of any key it covers, by the ticker and by a resync.
 """
 
 from __future__ import annotations
@@ -37,13 +41,47 @@ class ChangeFeed:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tables: dict[str, TableChanges] = {}
+        self._watches: set[Watch] = set()
+        self._covering: dict[str, set[Watch]] = {}  # key → the watches it wakes
         self._ticking = False
 
     def announce(self, table_id: str, version: int) -> None:
         with self._lock:
             changes = self._tables.get(table_id)
+            watches = list(self._covering.get(table_id, ()))
         if changes is not None:
             changes.advance(version)
+        for watch in watches:
+            watch.changes.bump()
+
+    @contextmanager
+    def watch(self) -> Iterator[Watch]:
+        """A waiter woken by any key it covers (`Watch.cover`); cover the keys before reading what
+        they guard, so no announcement slips by."""
+        watch = Watch(self)
+        with self._lock:
+            self._watches.add(watch)
+        try:
+            yield watch
+        finally:
+            with self._lock:
+                self._watches.discard(watch)
+                self._uncover(watch, watch.keys)
+
+    def _cover(self, watch: Watch, keys: set[str]) -> None:
+        with self._lock:
+            for key in keys - watch.keys:
+                self._covering.setdefault(key, set()).add(watch)
+            self._uncover(watch, watch.keys - keys)
+            watch.keys = set(keys)
+
+    def _uncover(self, watch: Watch, keys: set[str]) -> None:
+        for key in keys:
+            covering = self._covering.get(key)
+            if covering is not None:
+                covering.discard(watch)
+                if not covering:
+                    del self._covering[key]
 
     @contextmanager
     def subscribe(self, table_id: str) -> Iterator[TableChanges]:
@@ -62,7 +100,7 @@ class ChangeFeed:
     def resync(self) -> None:
         """Every stream re-reads its table now: notices may have gone by while nobody listened."""
         with self._lock:
-            every = list(self._tables.values())
+            every = list(self._tables.values()) + [watch.changes for watch in self._watches]
         for changes in every:
             changes.wake()
 
@@ -79,14 +117,30 @@ class ChangeFeed:
         while True:
             time.sleep(every)
             with self._lock:
-                every_table = list(self._tables.values())
+                every_table = list(self._tables.values()) + [watch.changes for watch in self._watches]
             for changes in every_table:
                 changes.tick()
 
     def listening(self) -> int:
         """How many streams are waiting right now (for health and benchmarks)."""
         with self._lock:
-            return sum(changes.waiters for changes in self._tables.values())
+            return sum(changes.waiters for changes in self._tables.values()) + len(self._watches)
+
+
+class Watch:
+    """The keys one stream covers, and the waiter their announcements wake (its `version` counts
+    the wake-ups)."""
+
+    def __init__(self, feed: ChangeFeed) -> None:
+        self._feed = feed
+        self.keys: set[str] = set()
+        self.changes = TableChanges()
+        self.changes.version = 0
+
+    def cover(self, keys: set[str]) -> None:
+        """Be woken by exactly these keys from now on."""
+        if keys != self.keys:
+            self._feed._cover(self, keys)  # noqa: SLF001 - the feed's own bookkeeping
 
 
 class TableChanges:
@@ -110,6 +164,13 @@ class TableChanges:
             if version <= self.version:
                 return
             self.version = version
+            moved, self._moved = self._moved, threading.Event()
+        moved.set()
+
+    def bump(self) -> None:
+        """One more wake-up (a watch: any of its keys was announced)."""
+        with self._lock:
+            self.version += 1
             moved, self._moved = self._moved, threading.Event()
         moved.set()
 

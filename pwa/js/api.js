@@ -249,10 +249,11 @@ export function exportUrl(id, kind) {
 
 /**
  * @param {Schemas["GroupCreate"]} body
+ * @param {string} [idempotencyKey]
  * @returns {Promise<Schemas["CreatedGroup"]>}
  */
-export async function createGroup(body) {
-  return (await withRetry(() => request("POST", "/groups", { body }))).data;
+export async function createGroup(body, idempotencyKey) {
+  return (await withRetry(() => request("POST", "/groups", { body, idempotencyKey }))).data;
 }
 
 /**

@@ -129,6 +129,16 @@ export function forgetGroup(groupId) {
   write("groups", knownGroups().filter((g) => g.id !== groupId));
 }
 
+/** Groups started while offline: [{id: "local-…", key, body}], created on the server (with their
+ * Idempotency-Key: a lost answer leaves no twin) once the phone is back. */
+export function pendingGroups() {
+  return read("group_creations", []);
+}
+
+export function setPendingGroups(items) {
+  write("group_creations", items);
+}
+
 /** Tables started for a group while offline (local ids), to be filed in it once they have their id. */
 export function pendingGroupTables() {
   return read("group_pending", []);
@@ -138,7 +148,8 @@ export function setPendingGroupTables(items) {
   write("group_pending", items);
 }
 
-/** A table started offline got its server id: remember it, so pending group filings can follow. */
+/** A table (or a group) started offline got its server id: remember it, so pending group filings
+ * and old links can follow. */
 export function noteRenamed(localId, newId) {
   const renamed = read("renamed", {});
   renamed[localId] = newId;

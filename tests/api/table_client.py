@@ -103,3 +103,33 @@ def four_players(**options: Any) -> dict[str, Any]:
         ],
         "options": {"chance": "physical", **options},
     }
+
+
+class HttpAnswer:
+    """A `requests` answer as a Flask test client's looks to these drivers."""
+
+    def __init__(self, response: Any) -> None:
+        self.status_code = response.status_code
+        self._response = response
+
+    def get_json(self) -> Any:
+        return self._response.json()
+
+
+class HttpClient:
+    """The drivers above against a real server (gunicorn) instead of the Flask test client."""
+
+    def __init__(self, base: str) -> None:
+        import requests
+
+        self.base = base
+        self.session = requests.Session()
+
+    def post(self, path: str, **kwargs: Any) -> HttpAnswer:
+        return HttpAnswer(self.session.post(self.base + path, timeout=10, **kwargs))
+
+    def patch(self, path: str, **kwargs: Any) -> HttpAnswer:
+        return HttpAnswer(self.session.patch(self.base + path, timeout=10, **kwargs))
+
+    def get(self, path: str, **kwargs: Any) -> HttpAnswer:
+        return HttpAnswer(self.session.get(self.base + path, timeout=10, **kwargs))

@@ -1,8 +1,10 @@
 """Between games, on two phones at 360×740: a group of four is created, plays two Mahé games (the
 second set up with one tap per player, seats remembered) and a Mhing session started on a second
 phone from the group's link; history and statistics match an independent count of the exported
-records; charts render with their data tables; all of it readable offline after the first visit,
-in German too; axe finds nothing serious."""
+records; charts render with their data tables; all of it readable offline after the first visit.
+A group started offline is created when the phone is back. The group's screens (history, statistics
+and charts, players, sharing) in all six languages with no catalog key or English left, and axe
+finds nothing serious on them."""
 
 from __future__ import annotations
 
@@ -11,11 +13,13 @@ import re
 from collections import Counter
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
-from .helpers import stored_token, switch_language, tap
-from .test_a11y import problems
+from .helpers import ApiTable, stored_token, switch_language, tap
+from .test_a11y import games, problems, serious_violations, table_from
+from .test_pwa_languages import CATALOG_KEY, untranslated
 
 NAMES = ["Ann", "Ben", "Cid", "Dora"]
 
@@ -182,3 +186,151 @@ def test_the_group_screens_pass_axe(live_server: str, new_phone: Any) -> None:
     page.goto(f"{live_server}/#/g/new")
     found += problems(page, "new group")
     assert found == []
+
+
+def test_a_group_started_offline_is_created_when_the_phone_is_back(live_server: str, new_phone: Any) -> None:
+    """No network at the cottage: the group is started on the phone (kept through a reload, listed
+    as waiting), and created on the server once the phone is back — once, with the players typed —
+    whereupon its page is the group's own, with the edit token on the phone."""
+    from .test_pwa_offline import wait_cached
+
+    page = new_phone()
+    page.goto(live_server + "/")
+    wait_cached(page)
+    page.context.set_offline(True)
+    tap(page, "new-group")
+    page.get_by_test_id("group-name").fill("Cottage")
+    tap(page, "group-add-player")
+    for index, name in enumerate(NAMES[:3]):
+        page.get_by_test_id(f"group-player-{index}").fill(name)
+    tap(page, "create-group")
+    expect(page.get_by_test_id("group-waiting")).to_be_visible()
+    expect(page.get_by_test_id("group-title")).to_have_text("Cottage")
+    local_id = page.evaluate("location.hash").split("/g/")[1]
+    assert local_id.startswith("local-")
+    expect(page.get_by_test_id("group-player-list").locator("li")).to_have_text(NAMES[:3])
+
+    page.reload()  # still offline: the service worker serves the app, the phone keeps the group
+    expect(page.get_by_test_id("group-waiting")).to_be_visible()
+    page.goto(f"{live_server}/#/")
+    expect(page.get_by_test_id(f"known-group-{local_id}")).to_contain_text("Waiting for the connection")
+    page.goto(f"{live_server}/#/g/{local_id}")
+    expect(page.get_by_test_id("group-waiting")).to_be_visible()
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(r"#/g/(?!local-)[\w-]{16}$"), timeout=20_000)
+    expect(page.get_by_test_id("group-title")).to_have_text("Cottage")
+    expect(page.get_by_test_id("group-tab-play")).to_be_visible()  # the edit token is on the phone
+    group_id = page.evaluate("location.hash").split("/g/")[1]
+    created = requests.get(f"{live_server}/api/groups/{group_id}", timeout=5).json()
+    assert [p["name"] for p in created["players"]] == NAMES[:3] and created["version"] == 1
+    stored = page.evaluate(
+        "[localStorage.getItem('kibitz.group_creations'), localStorage.getItem('kibitz.groups')]"
+    )
+    assert json.loads(stored[0]) == []
+    known = json.loads(stored[1])
+    assert [g["id"] for g in known] == [group_id] and known[0]["token"]
+    # The old local link still leads to the group.
+    page.goto(f"{live_server}/#/g/{local_id}")
+    page.wait_for_url(re.compile(rf"#/g/{group_id}$"))
+    expect(page.get_by_test_id("group-title")).to_have_text("Cottage")
+
+
+@pytest.fixture(scope="module")
+def played_group(live_server: str) -> dict[str, Any]:
+    """A group of four with a finished game of each game (Magellan too: its points by source), a
+    second finished Mahé game (wins over time), a Mhing table still playing and an abandoned one:
+    every kind of history entry, every chart."""
+    created = requests.post(
+        f"{live_server}/api/groups", json={"name": "Club", "players": [{"name": n} for n in NAMES]}, timeout=5
+    ).json()
+    ids = [p["id"] for p in created["group"]["players"]]
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+
+    def file(table: ApiTable, seats: list[str]) -> None:
+        body = {"table_id": table.id, "table_token": table.token, "seats": seats}
+        answer = requests.post(
+            f"{live_server}/api/groups/{created['id']}/tables", json=body, headers=auth, timeout=5
+        )
+        assert answer.status_code == 201, answer.text
+
+    for offset, whole in enumerate(games().values()):  # three players each, to the end
+        file(table_from(live_server, whole), [ids[(offset + i) % 4] for i in range(3)])
+    four = [
+        {"name": n, "colours": [c]}
+        for n, c in zip(NAMES, ("red", "green", "yellow", "darkblue"), strict=True)
+    ]
+    mahe = ApiTable(live_server, "mahe", four, {"chance": "physical"})
+    play_mahe_to_the_end(live_server, mahe.id, mahe.token)
+    file(mahe, ids)
+    whole = games()["mhing"]
+    file(table_from(live_server, whole, upto=len(whole.events) // 2), ids[1:])
+    given_up = table_from(live_server, whole, upto=1)
+    file(given_up, ids[:3])
+    answer = requests.patch(
+        f"{live_server}/api/groups/{created['id']}/tables/{given_up.id}",
+        json={"abandoned": True},
+        headers=auth,
+        timeout=5,
+    )
+    assert answer.status_code == 200
+    return {**created, "first_mahe": mahe.id}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "it", "nl", "es"])
+def test_the_group_screens_in_every_language(
+    live_server: str, new_phone: Any, played_group: dict[str, Any], language: str
+) -> None:
+    """History (each status, a score-over-the-game chart), statistics (every chart with its data
+    table, head to head), players, sharing and the seating sheet in the browser's language: no
+    catalog key and no English left; axe finds nothing serious on any of them."""
+    page = new_phone(locale=language, bypass_csp=True, reduced_motion="reduce")
+    page.goto(f"{live_server}{played_group['join_path']}")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.get_by_test_id("group-title")).to_have_text("Club")
+    found: list[str] = []
+
+    def check(screen: str) -> None:
+        screen = f"{language} {screen}"
+        if language == "en":
+            text = page.locator("body").inner_text()
+            found.extend(f"{screen}: catalog key {m}" for m in CATALOG_KEY.findall(text))
+        else:
+            found.extend(untranslated(page, language, screen))
+        found.extend(f"{screen}: {v['id']} ({v['help']}): {v['nodes']}" for v in serious_violations(page))
+
+    check("group play")
+    tap(page, "group-new-mahe")
+    expect(page.get_by_test_id("seating-sheet")).to_be_visible()
+    expect(page.get_by_test_id("seating-hint")).not_to_be_empty()
+    check("seating sheet")
+    page.get_by_test_id("seating-sheet").get_by_test_id("cancel").tap()
+
+    tap(page, "group-tab-history")
+    statuses = page.get_by_test_id("history-list").locator("> li")
+    expect(statuses).to_have_count(6)
+    assert sorted(statuses.evaluate_all("items => items.map((i) => i.dataset.status)")) == [
+        "abandoned",
+        *["finished"] * 4,
+        "playing",
+    ]
+    tap(page, f"progress-{played_group['first_mahe']}")
+    expect(page.get_by_test_id(f"chart-progress-{played_group['first_mahe']}-plot")).to_have_attribute(
+        "data-drawn", "true"
+    )
+    check("group history")
+
+    tap(page, "group-tab-stats")
+    for chart in ("chart-wins", "chart-wins-over-time", "chart-magellan-sources"):
+        expect(page.get_by_test_id(f"{chart}-plot")).to_have_attribute("data-drawn", "true")
+        assert page.get_by_test_id(f"{chart}-table").locator("tbody tr").count() >= 2
+    for game in ("mahe", "magellan", "mhing"):
+        expect(page.get_by_test_id(f"stats-{game}")).to_be_visible()
+    expect(page.get_by_test_id("h2h-result")).not_to_be_empty()
+    check("group statistics")
+
+    for tab, shown in (("players", "group-player-list"), ("share", "share-read")):
+        tap(page, f"group-tab-{tab}")
+        expect(page.get_by_test_id(shown)).to_be_visible()
+        check(f"group {tab}")
+    assert not found, "\n".join(found)

@@ -79,3 +79,71 @@ def test_a_standard_sse_client_follows_a_table(live_server: str) -> None:
     assert (second_name, second_id, second["version"]) == ("table", "3", 3)
     assert [entry["event"] for entry in second["entries"]] == [{"type": "die", "value": 4}]
     assert second["table"]["state"]["turn"]["sum"] == 4 and second["private"] is None  # MA-3
+
+
+GROUP_MESSAGE = jsonschema.Draft7Validator(
+    {"$ref": "#/components/schemas/GroupStreamMessage", "components": json_schema(DOC["components"])}
+)
+GROUP_EVENT_ID = DOC["components"]["schemas"]["GroupStreamEvent"]["properties"]["id"]["pattern"]
+
+
+def test_the_document_says_the_group_stream_is_server_sent_events() -> None:
+    operation = DOC["paths"]["/api/groups/{group_id}/stream"]["get"]
+    content = operation["responses"]["200"]["content"]
+    assert list(content) == ["text/event-stream"]
+    assert content["text/event-stream"]["schema"] == {"$ref": "#/components/schemas/GroupStreamEvent"}
+    data = DOC["components"]["schemas"]["GroupStreamEvent"]["properties"]["data"]
+    assert data["x-contentSchema"] == {"$ref": "#/components/schemas/GroupStreamMessage"}
+    # The document's example is a stream whose every event is a GroupStreamMessage.
+    example = content["text/event-stream"]["example"]
+    messages = [
+        json.loads(line.removeprefix("data: ")) for line in example.splitlines() if line.startswith("data: ")
+    ]
+    assert [m["kind"] for m in messages] == ["listening", "finished"]
+    assert not [e.message for m in messages for e in GROUP_MESSAGE.iter_errors(m)]
+
+
+def test_a_standard_sse_client_follows_a_group(live_server: str) -> None:
+    """A bot on a scoreboard: it hears a table of the group finish (MA-8: the move onto the beach
+    ends a Mahé game) as it happens, and after reconnecting with Last-Event-ID, the abandonment it
+    missed."""
+    import re
+
+    from tests.api.table_client import HttpClient
+    from tests.api.test_group_stream import abandon, group_with_open_table
+
+    http = HttpClient(live_server)
+    created, table, move = group_with_open_table(http)
+    received: list[tuple[str, str, dict[str, Any]]] = []
+
+    def follow(last: str | None, stop_after: int, act: Any) -> None:
+        headers = {"Last-Event-ID": last} if last else {}
+        with httpx.Client(base_url=live_server, timeout=30) as client, connect_sse(
+            client, "GET", f"/api/groups/{created['id']}/stream", headers=headers
+        ) as source:  # fmt: skip
+            assert source.response.headers["content-type"].startswith("text/event-stream")
+            seen = 0
+            for sse in source.iter_sse():
+                if not sse.data:
+                    continue
+                message = json.loads(sse.data)
+                assert not [e.message for e in GROUP_MESSAGE.iter_errors(message)]
+                assert re.fullmatch(GROUP_EVENT_ID, sse.id) and message["kind"] == sse.event
+                received.append((sse.event, sse.id, message))
+                seen += 1
+                if seen == 1 and act is not None:
+                    act()
+                if seen == stop_after:
+                    break
+
+    follow(None, 2, lambda: table.play(move))
+    (hello, first_id, _), (name, finished_id, finished) = received
+    assert (hello, first_id) == ("listening", "0")
+    assert (name, finished_id) == ("finished", "1f") and finished["entry"]["table_id"] == table.id
+    assert finished["entry"]["players"][0]["score"] == 74 and finished["entry"]["winners"]
+
+    abandon(http, created, table.id, True)  # while nobody listens
+    received.clear()
+    follow(finished_id, 1, None)
+    [(name, event_id, message)] = received
+    assert (name, event_id, message["entry"]["status"]) == ("abandoned", "1a", "abandoned")

@@ -11,7 +11,8 @@ import requests
 
 
 class StreamReader:
-    """Reads `table` events from a live stream into a queue until closed or the server goes away."""
+    """Reads the events of a live stream (a table's, a group's) into a queue until closed or the
+    server goes away."""
 
     def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -28,7 +29,13 @@ class StreamReader:
             for line in self.response.iter_lines(decode_unicode=True):
                 if line == "":
                     if "data" in event:
-                        self.events.put({"id": int(event["id"]), **json.loads(event["data"])})
+                        event_id = event["id"]  # a table's version; a group's statuses (`1f2p`)
+                        self.events.put(
+                            {
+                                "id": int(event_id) if event_id.isdigit() else event_id,
+                                **json.loads(event["data"]),
+                            }
+                        )
                     event = {}
                 elif line.startswith(":"):
                     self.heartbeats += 1

@@ -1,6 +1,8 @@
 // Starting a game from a group: the players picked (one tap each) become the table's seats, the
 // table is created (or started offline, like any table) and filed in the group with who sat where.
-// A table started offline is filed once it has its server id (flushPending).
+// A table started offline is filed once it has its server id (flushPending). A group started
+// offline gets a local id and is created on the server when the phone is back (flushPendingGroups),
+// with its creation's Idempotency-Key.
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { PALETTE } from "../games/mahe/colours.js";
@@ -114,4 +116,48 @@ export async function flushPending() {
     }
   }
   store.setPendingGroupTables(waiting);
+}
+
+/**
+ * Create a group, or keep it on this phone when offline (created later by flushPendingGroups).
+ * `key` is the creation's Idempotency-Key, the same for every try of one form. → the id to open.
+ */
+export async function createGroupSoon(body, key) {
+  try {
+    const created = await api.createGroup(body, key);
+    store.rememberGroup(created.group, created.edit_token);
+    return created.id;
+  } catch (err) {
+    if (!(err instanceof api.OfflineError)) throw err;
+    const id = `${LOCAL_PREFIX}${key}`;
+    store.setPendingGroups([...store.pendingGroups().filter((g) => g.id !== id), { id, key, body }]);
+    store.rememberGroup({ id, name: body.name }, null);
+    return id;
+  }
+}
+
+let flushingGroups = null;
+
+/** Create on the server every group started offline (then file the tables waiting for them). */
+export function flushPendingGroups() {
+  flushingGroups ||= (async () => {
+    try {
+      for (const item of store.pendingGroups()) {
+        try {
+          const created = await api.createGroup(item.body, item.key);
+          store.noteRenamed(item.id, created.id);
+          store.forgetGroup(item.id);
+          store.rememberGroup(created.group, created.edit_token);
+          store.setPendingGroups(store.pendingGroups().filter((g) => g.id !== item.id));
+        } catch (err) {
+          if (err instanceof api.OfflineError) break;
+          console.warn("group creation", err);
+        }
+      }
+      await flushPending();
+    } finally {
+      flushingGroups = null;
+    }
+  })();
+  return flushingGroups;
 }

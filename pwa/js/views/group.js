@@ -14,7 +14,8 @@ import { toast, toastError } from "../toast.js";
 import { PALETTE } from "../games/mahe/colours.js";
 import { chart } from "../groups/charts.js";
 import { qrFigure } from "../ui/qr.js";
-import { flushPending, lastSeating, startGroupGame } from "../groups/filing.js";
+import { createGroupSoon, flushPending, flushPendingGroups, lastSeating, startGroupGame } from "../groups/filing.js";
+import { LOCAL_PREFIX } from "../sync/session.js";
 
 // What the group's pages read, as openapi.yaml describes it (tests/contract/test_pwa_types.py).
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
@@ -46,6 +47,7 @@ function minutes(seconds) {
 export function mountNewGroup(container) {
   setRulesGame(null);
   const players = [{ name: "" }, { name: "" }];
+  const key = api.newIdempotencyKey(); // one group, however often the form is sent
   const nameInput = h("input", { type: "text", class: "input", id: "group-name", testid: "group-name", maxlength: 80, autocomplete: "organization", placeholder: t("group.name_placeholder") });
   const rows = h("div", { class: "players", testid: "group-players" });
   function render() {
@@ -75,11 +77,11 @@ export function mountNewGroup(container) {
         }
         submit.disabled = true;
         try {
-          const created = await api.createGroup(body);
-          store.rememberGroup(created.group, created.edit_token);
-          navigate(`/g/${encodeURIComponent(created.id)}`);
+          const groupId = await createGroupSoon(body, key);
+          if (groupId.startsWith(LOCAL_PREFIX)) toast(t("group.created_offline"));
+          navigate(`/g/${encodeURIComponent(groupId)}`);
         } catch (err) {
-          toastError(err, err instanceof api.OfflineError ? t("group.create_offline") : t("error.generic"));
+          toastError(err, t("error.generic"));
         } finally {
           submit.disabled = false;
         }
@@ -101,7 +103,14 @@ export function mountNewGroup(container) {
 
 export async function mountGroup(container, { params, query }) {
   setRulesGame(null);
-  const id = params.id;
+  let id = params.id;
+  if (id.startsWith(LOCAL_PREFIX)) {
+    if (!store.renamedTo(id) && api.isOnline()) await flushPendingGroups().catch(() => undefined);
+    const created = store.renamedTo(id);
+    if (!created) return mountWaitingGroup(container, id);
+    replacePath(`/g/${encodeURIComponent(created)}`);
+    id = created;
+  }
   const given = query.get("k");
   if (given) replacePath(`/g/${encodeURIComponent(id)}`); // the token stays on the phone, not in the URL
   /** @type {Schemas["Group"]} */
@@ -354,7 +363,8 @@ export async function mountGroup(container, { params, query }) {
       const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
       if (top.length) section.push(chart({ title: t("group.premiums_chart"), kind: "bars", labels: top.map(([code]) => t(`mhing.premium.${code}`, {}, code)), xLabel: t("group.premium"), series: [{ label: t("group.times"), values: top.map(([, n]) => n) }], testid: "chart-mhing-premiums" }));
     }
-    return h("section", { class: "group-game-stats" }, section);
+    // A wide table scrolls sideways on a phone: the section takes the focus, so keys scroll it too.
+    return h("section", { class: "group-game-stats", tabindex: "0", "aria-label": gameTitle(game) }, section);
   }
 
   /** @param {PlayerStats[]} players */
@@ -440,7 +450,45 @@ export async function mountGroup(container, { params, query }) {
   }
 }
 
+/**
+ * A group started offline, not on the server yet: its name and players, and a note that it is
+ * created when the phone is back — then the page becomes the group's own.
+ */
+function mountWaitingGroup(container, localId) {
+  const pending = store.pendingGroups().find((g) => g.id === localId);
+  if (!pending) {
+    container.append(h("p", { class: "muted", testid: "group-missing" }, t("group.not_found")), h("a", { class: "btn btn-secondary", href: "#/" }, t("common.back")));
+    return undefined;
+  }
+  container.classList.add("group");
+  container.append(
+    h("h1", { class: "page-title", testid: "group-title" }, pending.body.name),
+    h("p", { class: "badge badge-view", testid: "group-waiting" }, t("group.waiting_badge")),
+    h("p", { class: "muted" }, t("group.waiting")),
+    h("h2", { class: "section-title" }, t("group.players")),
+    h("ul", { class: "group-player-list", testid: "group-player-list" }, pending.body.players.map((p) => h("li", {}, p.name))),
+  );
+  let done = false;
+  const tryNow = async () => {
+    await flushPendingGroups().catch(() => undefined);
+    const created = store.renamedTo(localId);
+    if (created && !done) {
+      done = true;
+      navigate(`/g/${encodeURIComponent(created)}`);
+    }
+  };
+  const offConnectivity = api.onConnectivity((online) => online && tryNow());
+  window.addEventListener("online", tryNow);
+  const timer = setInterval(tryNow, 5000);
+  return () => {
+    done = true;
+    offConnectivity?.();
+    window.removeEventListener("online", tryNow);
+    clearInterval(timer);
+  };
+}
+
 /** The home screen's list of groups: [<li>] for every group this phone knows. */
 export function groupItems() {
-  return store.knownGroups().map((g) => h("li", { class: "table-item", testid: `known-group-${g.id}` }, h("a", { class: "table-link", href: `#/g/${encodeURIComponent(g.id)}` }, h("span", { class: "table-title" }, g.name), h("span", { class: ["badge", g.token ? "badge-live" : "badge-view"] }, g.token ? t("group.member") : t("group.read_only")))));
+  return store.knownGroups().map((g) => h("li", { class: "table-item", testid: `known-group-${g.id}` }, h("a", { class: "table-link", href: `#/g/${encodeURIComponent(g.id)}` }, h("span", { class: "table-title" }, g.name), h("span", { class: ["badge", g.token ? "badge-live" : "badge-view"] }, g.id.startsWith(LOCAL_PREFIX) ? t("group.waiting_badge") : g.token ? t("group.member") : t("group.read_only")))));
 }
