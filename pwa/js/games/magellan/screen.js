@@ -10,6 +10,7 @@ import { boardPanel } from "./board.js";
 import { notes, renderControls } from "./controls.js";
 import { describe, describeEvent } from "./describe.js";
 import { confirmFirst } from "./common.js";
+import { makeLibraryPanel } from "./library.js";
 import { handFor, minePanel } from "./mine.js";
 import { cardPanel, historyPanel, phaseEndPanel, playersPanel, sheetPanel } from "./panels.js";
 import { openQuickEntry } from "./quick.js";
@@ -153,6 +154,8 @@ export function createScreen(container, ctl) {
   const redrawOnPowers = () => current && screen.update(current);
   window.addEventListener(POWERS_CHANGED, redrawOnPowers);
 
+  const library = makeLibraryPanel(ctl);
+
   const screen = {
     update(table) {
       current = table;
@@ -170,6 +173,7 @@ export function createScreen(container, ctl) {
           phaseEndPanel(table),
           keepOpen(historyPanel(table)),
           sheetPanel(table, { readOnly: ctl.readOnly, onOpen: () => openForm(table.state.board_sheet_needed_now || []) }),
+          library.render(table),
         ].filter(Boolean),
       );
       renderBar(table);
