@@ -108,7 +108,9 @@ def test_conflicting_publications_are_kept_apart(any_db_client: FlaskClient) -> 
     theirs = copy.deepcopy(ours)
     theirs["explorers"]["cook"]["B"]["II"]["crowns"] = 5
     ours_id = publish(client, *create_sheet(client, ours), edition).get_json()["publication"]["id"]
-    theirs_id = publish(client, *create_sheet(client, theirs), edition.lower()).get_json()["publication"]["id"]
+    theirs_id = publish(client, *create_sheet(client, theirs), edition.lower()).get_json()["publication"][
+        "id"
+    ]
     assert ours_id != theirs_id
     for _ in range(2):
         assert confirm(client, ours_id, table_with(client, ours)).status_code == 200
