@@ -172,8 +172,8 @@ export function createScreen(container, ctl) {
           playersPanel(table),
           phaseEndPanel(table),
           keepOpen(historyPanel(table)),
-          sheetPanel(table, { readOnly: ctl.readOnly, onOpen: () => openForm(table.state.board_sheet_needed_now || []) }),
           library.render(table),
+          sheetPanel(table, { readOnly: ctl.readOnly, onOpen: () => openForm(table.state.board_sheet_needed_now || []) }),
         ].filter(Boolean),
       );
       renderBar(table);
