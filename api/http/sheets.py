@@ -10,7 +10,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from api.http.context import bearer_token, sheet_library, sheet_store, store
 from api.http.limits import guard_creation, guard_token
-from api.http.strict import NAME_CHARACTER, NAME_RULES, Name
+from api.http.strict import NAME_CHARACTER, NAME_RULES, Name, check_text
 from api.sheets.kinds import SHEET_KINDS, sheet_kind
 from api.sheets.library import publication_view
 from api.sheets.store import sheet_view
@@ -244,7 +244,7 @@ class EditionSchema(Schema):
 class LibraryQuerySchema(Schema):
     game = fields.String(required=True, metadata={"enum": list(SHEET_KINDS), "example": "magellan"})
     edition = fields.String(
-        validate=validate.Length(min=1, max=80),
+        validate=[check_text, validate.Length(min=1, max=80)],
         metadata={
             "description": "Only this edition (case and spaces do not matter)",
             "example": "Hans im Glück 2024",

@@ -199,6 +199,7 @@ def test_bad_confirmations_leave_counts_untouched(client: FlaskClient) -> None:
     assert wrong.status_code == 422 and wrong.get_json()["code"] == "wrong-game"
     assert client.get("/api/sheets/library?game=mahe").status_code == 422
     assert client.get("/api/sheets/library").status_code == 422
+    assert client.get("/api/sheets/library?game=magellan&edition=%1D").status_code == 400
     [entry] = library(client, edition)["editions"]
     assert entry["publications"][0]["confirmations"] == 0
 
