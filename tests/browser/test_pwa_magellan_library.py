@@ -185,3 +185,37 @@ def test_outcomes_game_from_a_shared_sheet_types_no_printed_value(live_server: s
     [entry] = listed["editions"]
     assert [(p["id"], p["confirmations"]) for p in entry["publications"]] == [(publication_id, 3)]
     assert_no_horizontal_scroll(page)
+
+
+def test_a_table_shares_its_numbers_for_its_edition(live_server: str, phone_page: Any) -> None:
+    """The numbers a table typed in (TEST data) are shared from the table screen: stored as the
+    phone's own sheet, published for the edition, and confirmed by this very table (MG-2)."""
+    page = phone_page
+    data = sheet_data(SIDES)
+    table = ApiTable(
+        live_server,
+        "magellan",
+        [{"name": n} for n in NAMES],
+        {"sides": SIDES, "depth": "outcomes", "chance": "physical", "board_sheet": data},
+    )
+    edition = f"Shared edition {uuid.uuid4().hex[:6]}"
+    page.goto(table.link)
+    panel = page.get_by_test_id("mg-library-panel")
+    expect(panel).to_contain_text("typed in from its own board")
+    expect(page.get_by_test_id("mg-library-confirm")).to_be_hidden()  # nothing shared to confirm
+    page.get_by_test_id("mg-library-share").locator("summary").tap()
+    tap(page, "mg-library-publish")  # no edition named yet: nothing is sent
+    expect(page.locator("[data-testid=toast]").last).to_contain_text("Name the edition first")
+    page.get_by_test_id("mg-library-edition").fill(edition)
+    tap(page, "mg-library-publish")
+    expect(page.locator("[data-testid=toast]").last).to_contain_text(
+        f"Shared for “{edition}”, confirmed at 1 table"
+    )
+    expect(page.get_by_test_id("mg-library-status")).to_contain_text("This table confirmed")
+    listed = requests.get(
+        f"{live_server}/api/sheets/library", params={"game": "magellan", "edition": edition}, timeout=5
+    ).json()
+    [entry] = listed["editions"]
+    [publication] = entry["publications"]
+    assert publication["data"] == data and publication["confirmations"] == 1
+    assert_no_horizontal_scroll(page)
