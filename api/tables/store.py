@@ -379,7 +379,9 @@ class TableStore:
             return prior
         return _row(values), token, seat_tokens, False
 
-    def _created(self, key_hash: str, key: str, digest: str) -> tuple[TableRow, str, list[str], bool] | None:
+    def _created(
+        self, key_hash: str, key: str, digest: str
+    ) -> tuple[TableRow, str, list[str], bool] | None:
         """The table an earlier creation with this key made, answered again; None when there is none."""
         with read_connection(self.engine) as conn:
             wanted = select(game_tables).where(game_tables.c.creation_key_hash == key_hash)
