@@ -14,6 +14,7 @@ from api.db.engine import make_engine
 from api.groups.history import FactsCache
 from api.groups.store import GroupStore
 from api.http import games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
+from api.http.compression import install_compression
 from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
 from api.http.conventions import apply_conventions
 from api.http.limits import install_rate_limits
@@ -104,6 +105,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     )
     app.config.update(config)
     install_rate_limits(app)
+    install_compression(app)
     install_verification_limits(app)
     url = database_url or database_url_from_env()
     engine = make_engine(url)

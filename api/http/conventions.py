@@ -12,6 +12,7 @@ from typing import Any
 
 from apispec import APISpec
 
+from api.http.problem_codes import rule_refusals_markdown, setup_refusals_markdown
 from api.http.response_examples import PARAMETER_EXAMPLES, response_examples
 from api.i18n import available
 
@@ -56,11 +57,17 @@ PER_OPERATION = {
         "/api/tables",
         "post",
         422,
-    ): "`unknown-game`, `player-count`, `invalid-player`, `invalid-option` … or `invalid-request`",
+    ): "The players or options cannot start this game: "
+    + setup_refusals_markdown()
+    + "; or `invalid-request`",
     ("/api/tables/{table_id}/events", "post", 409): "`stale-version`: the table moved on; `table` is the "
     "current one",
-    ("/api/tables/{table_id}/events", "post", 422): "The rules refuse the event: `code` and `rule` say why "
-    "(e.g. `no-third-die-at-seven`, MA-3; `unknown-event`, `unknown-field`, `nothing-to-undo`)",
+    ("/api/tables/{table_id}/events", "post", 422): "The rules refuse the event: `code` and `rule` say why. "
+    "Every refusal of the referee, per game (with its REFEREE.md rule where it has one), or "
+    "`invalid-request`:\n" + rule_refusals_markdown(),
+    ("/api/tables/{table_id}/preview", "post", 422): "The rules refuse the event, as an append would: "
+    "`code` and `rule` say why. Every refusal of the referee, per game, or `invalid-request`:\n"
+    + rule_refusals_markdown(),
     ("/api/tables/{table_id}/preview", "post", 409): "`stale-version`: the table moved on; `table` is the "
     "current one",
     ("/api/tables/{table_id}/export", "get", 409): "`game-not-finished`",

@@ -7,6 +7,7 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.http.compression import compressed
 from api.http.schemas import GameInfoSchema
 from api.rules.registry import GAMES
 
@@ -16,6 +17,7 @@ blp = Blueprint("games", __name__, url_prefix="/api/games", description="The gam
 @blp.route("")
 class Games(MethodView):
     @blp.response(200, GameInfoSchema(many=True))
+    @compressed
     def get(self) -> list[dict[str, Any]]:
         """List the games
 

@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from api.errors import ApiProblem
 from api.http.i18n import asked_language
+from api.http.problem_codes import http_code
 from api.http.schemas import TableSchema
 from api.i18n import DEFAULT, localize
 from api.rules.errors import RuleError
@@ -19,23 +20,6 @@ from api.tables.views import table_view
 
 PROBLEM_TYPE = "application/problem+json"
 log = logging.getLogger("kibitz.errors")
-
-# Codes for errors raised by Flask/webargs themselves, so clients can branch on `code` everywhere.
-HTTP_CODES = {
-    400: "bad-request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not-found",
-    405: "method-not-allowed",
-    406: "not-acceptable",
-    409: "conflict",
-    413: "request-too-large",
-    415: "unsupported-media-type",
-    422: "invalid-request",
-    428: "precondition-required",
-    429: "too-many-requests",
-    500: "internal-error",
-}
 
 
 def problem(status: int, code: str, detail: str, *, language: str = DEFAULT, **extra: Any) -> Response:
@@ -83,7 +67,7 @@ def handle_http_exception(error: HTTPException) -> Response:
     if messages:
         return problem(status, "invalid-request", _validation_detail(messages), errors=messages)
     detail = data.get("message") or error.description or HTTPStatus(status).phrase
-    response = problem(status, HTTP_CODES.get(status, f"http-{status}"), str(detail))
+    response = problem(status, http_code(status), str(detail))
     # Keep what the exception itself says in headers (e.g. `Allow` on 405), but not its body type.
     for name, value in error.get_headers():
         if name.lower() != "content-type":

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.http import examples
+from api.http.compression import compressed
 from api.http.context import store
 from api.http.limits import limit_response
 from api.http.schemas import BgStatsSchema, RecordKeySchema, RecordSchema, VerificationSchema
@@ -31,6 +32,7 @@ class ExportJson(MethodView):
     @blp.response(200, RecordSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
     @blp.alt_response(409, response="CONFLICT", description="`game-not-finished`, `record-damaged`")
+    @compressed
     def get(self, table_id: str) -> Any:
         """Export a finished game (JSON)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
+from api.http.problem_codes import catalog
 from api.http.strict import Name
 from api.rules.registry import GAMES
 
@@ -20,7 +21,13 @@ class ProblemSchema(Schema):
     type = fields.String(metadata={"description": "URI naming the problem type"})
     title = fields.String(metadata={"description": "HTTP status phrase"})
     status = fields.Integer(strict=True)
-    code = fields.String(metadata={"description": "Stable machine-readable code, e.g. `stale-version`"})
+    code = fields.String(
+        metadata={
+            "description": "Stable machine-readable code, e.g. `stale-version`; every code the service "
+            "answers with is listed (read from the sources, api/http/problem_codes.py)",
+            "enum": catalog()["codes"],
+        }
+    )
     detail = fields.String(metadata={"description": "What went wrong, in words a player understands"})
     rule = fields.String(metadata={"description": "Referee rule number (e.g. MA-3) behind a refusal"})
     errors = fields.Dict(

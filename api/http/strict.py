@@ -26,15 +26,19 @@ class StrictBoolean(fields.Boolean):
 
 NAME_RULES = (
     "Stored in Unicode NFC; refused (400 `format-character`) with invisible formatting characters "
-    "(Unicode category Cf: bidi overrides, zero-width spaces and joiners)."
+    "(Unicode category Cf: bidi overrides, zero-width spaces and joiners; the pattern lists those of the "
+    "Basic Multilingual Plane, the few beyond it such as tag characters are refused too)."
 )
 
 
 def _format_characters() -> str:
-    """Unicode category Cf as the inside of a regex character class (BMP as \\u escapes, the few
-    beyond it as themselves), so the document says which names are refused."""
+    """Unicode category Cf of the Basic Multilingual Plane as the inside of a regex character class
+    (\\u escapes), so the document says which names are refused. The few beyond it (U+110BD, tags …)
+    are left out of the pattern: an ECMA-262 pattern without the `u` flag, as OpenAPI validators and
+    generators read it, sees them as surrogate pairs, and a range of those is no valid regex. The
+    server refuses them all the same (NAME_RULES says so)."""
     ranges: list[tuple[int, int]] = []
-    for code in range(0x110000):
+    for code in range(0x10000):
         if unicodedata.category(chr(code)) == "Cf":
             if ranges and ranges[-1][1] == code - 1:
                 ranges[-1] = (ranges[-1][0], code)
@@ -42,7 +46,7 @@ def _format_characters() -> str:
                 ranges.append((code, code))
 
     def char(code: int) -> str:
-        return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+        return f"\\u{code:04x}"
 
     return "".join(char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in ranges)
 

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.http import examples
+from api.http.compression import compressed
 from api.http.context import bearer_token, store
 from api.http.i18n import asked_language
 from api.http.limits import guard_creation, guard_token
@@ -137,6 +138,7 @@ class TableEvents(MethodView):
     @blp.alt_response(
         409, response="CONFLICT", description="`record-damaged`: the stored log was changed outside Kibitz"
     )
+    @compressed
     def get(self, query: dict[str, Any], table_id: str) -> Any:
         """Read the log
 

@@ -756,6 +756,9 @@ StreamEntry = strict(
         "kind": text(one_of=["game", "undo"]),
         "event": fields.Dict(required=True, metadata={"x-ref": "LoggedEvent"}),
         "undoes": integer("For an undo: the seq it took back", null=True),
+        "at": fields.DateTime(
+            required=True, metadata={"description": "When the server stored the entry (UTC, with its offset)"}
+        ),
     },
     "A log entry the phone missed, as the open log shows it.",
 )

@@ -36,7 +36,7 @@ def term(phrase: str) -> Message:
 
 
 def either(values: Sequence[str]) -> str:
-    """"red or yellow" as a sentence part whose "or" is translated with it (one value: itself)."""
+    """ "red or yellow" as a sentence part whose "or" is translated with it (one value: itself)."""
     if len(values) == 1:
         return values[0]
     if len(values) == 2:

@@ -234,7 +234,13 @@ def public_entries(table: TableRow, rows: Sequence[Mapping[str, Any]]) -> list[d
     """Stored log entries (`TableStore.log_after`) as the open log of `table` shows them."""
     shown = _public_events(require_game(table.game), table.finished, table.options)
     return [
-        {"seq": r["seq"], "kind": r["kind"], "event": shown(r["kind"], r["payload"]), "undoes": r["undoes"]}
+        {
+            "seq": r["seq"],
+            "kind": r["kind"],
+            "event": shown(r["kind"], r["payload"]),
+            "undoes": r["undoes"],
+            "at": _utc(r["created_at"]).isoformat(),
+        }
         for r in rows
     ]
 
@@ -379,9 +385,7 @@ class TableStore:
             return prior
         return _row(values), token, seat_tokens, False
 
-    def _created(
-        self, key_hash: str, key: str, digest: str
-    ) -> tuple[TableRow, str, list[str], bool] | None:
+    def _created(self, key_hash: str, key: str, digest: str) -> tuple[TableRow, str, list[str], bool] | None:
         """The table an earlier creation with this key made, answered again; None when there is none."""
         with read_connection(self.engine) as conn:
             wanted = select(game_tables).where(game_tables.c.creation_key_hash == key_hash)
@@ -452,7 +456,7 @@ class TableStore:
                 "event": shown(r["kind"], r["payload"]),
                 "undoes": r["undoes"],
                 "in_effect": r["kind"] == "game" and r["seq"] in effective,
-                "at": r["created_at"],
+                "at": _utc(r["created_at"]),
                 "hash": r["hash"],
                 "signature": r["signature"],
             }
@@ -480,6 +484,7 @@ class TableStore:
                         events.c.kind,
                         events.c.payload,
                         events.c.undoes,
+                        events.c.created_at,
                         events.c.hash,
                         events.c.signature,
                     )

@@ -1,4 +1,4 @@
-"""`python -m benchmarks.push [--phones 500,1000,2000] [--changes 100] [--quick] [--in-memory]`
+"""`python -m benchmarks.push [--phones 500,1000,2000] [--changes 150] [--rounds 3] [--quick] [--in-memory]`
 
 (`make bench-push`, `QUICK=1` for a short run.)
 
@@ -10,6 +10,13 @@ server's whole process group), bytes per message, and the append's own round tri
 stream open first, as the baseline. The phones of both systems are one node process
 (`phones.js`: raw sockets for SSE, socket.io-client for boardgame.io), so the clients cost little
 next to the servers. Figures are ratios in one run: the machine is small and shared.
+
+Against that noise: each N is run `--rounds` times, the two systems alternating which goes first,
+each Kibitz round right after its own no-stream baseline (so an append's ratio compares minutes that
+shared the same neighbours); both servers and the phones run at the same raised priority
+(nice −10, when allowed), so the machine's other work disturbs both alike; the verdict is on the
+medians of the rounds, with how many rounds each goal held in. A p99 over N phones × C changes is
+set by the slowest 1 % of changes (every phone gets a slow change late), so more changes steady it.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 SERVER_CORE, PHONES_CORE = 0, 1
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 INTERVAL_MS = 200
+PRIORITY = -10
 
 
 def group_cpu_seconds(pgid: int) -> float:
@@ -50,6 +58,12 @@ def group_cpu_seconds(pgid: int) -> float:
         if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, …
             total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / CLOCK_TICKS
+
+
+def raise_priority(pgid: int) -> None:
+    """Every process of the group at nice −10 (both systems and the phones alike), if allowed."""
+    with suppress(PermissionError, ProcessLookupError):
+        os.setpriority(os.PRIO_PGRP, pgid, PRIORITY)
 
 
 def pin_group(pgid: int, core: int) -> None:
@@ -72,6 +86,7 @@ def kibitz_server(folder: Path, database_url: str | None) -> Iterator[tuple[str,
     with serving(url, folder / "gunicorn.log", {"KIBITZ_CONNECTIONS": "6000"}) as server:
         assert server.process is not None
         pin_group(server.process.pid, SERVER_CORE)
+        raise_priority(server.process.pid)
         yield server.base, server.process.pid
 
 
@@ -87,6 +102,7 @@ def bgio_server(folder: Path) -> Iterator[tuple[str, int]]:
             start_new_session=True,
         )
     base = f"http://127.0.0.1:{port}"
+    raise_priority(process.pid)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -109,7 +125,10 @@ def run_phones(system: str, base: str, pgid: int, phones: int, changes: int, log
     command = ["taskset", "-c", str(PHONES_CORE), "node", str(HERE / "phones.js")]
     command += [system, base, str(phones), str(changes), str(INTERVAL_MS)]
     with log.open("ab") as errors:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True, start_new_session=True
+        )
+    raise_priority(process.pid)
     assert process.stdout is not None
     try:
         ready = process.stdout.readline()
@@ -141,8 +160,9 @@ def _round(value: float | None) -> float | None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--phones", default="500,1000,2000")
-    parser.add_argument("--changes", type=int, default=100)
-    parser.add_argument("--quick", action="store_true", help="50 and 200 phones, 25 changes")
+    parser.add_argument("--changes", type=int, default=150)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per N, the systems alternating")
+    parser.add_argument("--quick", action="store_true", help="50 and 200 phones, 25 changes, 1 round")
     parser.add_argument("--database", default=None, help="Kibitz's DATABASE_URL (default: a fresh SQLite)")
     parser.add_argument(
         "--in-memory",
@@ -153,7 +173,7 @@ def main() -> None:
     args = parser.parse_args()
     counts = [50, 200] if args.quick else [int(n) for n in args.phones.split(",")]
     changes = 25 if args.quick else args.changes
-    rows: list[dict[str, Any]] = []
+    rounds = 1 if args.quick else args.rounds
     with (
         tempfile.TemporaryDirectory(dir="/dev/shm" if args.in_memory else None) as tmp,
         kibitz_server(Path(tmp), args.database) as (kibitz, kibitz_pgid),
@@ -161,25 +181,57 @@ def main() -> None:
     ):
         servers = {"kibitz": (kibitz, kibitz_pgid), "bgio": (bgio, bgio_pgid)}
         log = Path(tmp) / "phones.log"
-        baseline = run_phones("kibitz", kibitz, kibitz_pgid, 0, changes, log)
-        print(json.dumps({"baseline": "no stream open", **baseline}), flush=True)
         for phones in counts:
-            for system in ("bgio", "kibitz"):
-                row = run_phones(system, *servers[system], phones, changes, log)
-                rows.append(row)
-                print(json.dumps(row), flush=True)
-            bg, kb = rows[-2], rows[-1]
-            if "failed" in bg or "failed" in kb:
-                continue
-            verdict = {
-                "phones": phones,
-                "p99_ratio_kibitz_to_bgio": _ratio(kb["latency_p99_ms"], bg["latency_p99_ms"]),
-                "cpu_per_message_ratio_kibitz_to_bgio": _ratio(
-                    kb["cpu_per_message_us"], bg["cpu_per_message_us"]
-                ),
-                "append_p99_ratio_to_no_streams": _ratio(kb["append_p99_ms"], baseline["append_p99_ms"]),
-            }
-            print(json.dumps(verdict), flush=True)
+            rows: list[dict[str, Any]] = []
+            for round_ in range(rounds):
+                order = ("bgio", "kibitz") if round_ % 2 == 0 else ("kibitz", "bgio")
+                found: dict[str, dict[str, Any]] = {}
+                for system in order:
+                    if system == "kibitz":  # its baseline just before, on the same machine minute
+                        found["baseline"] = run_phones("kibitz", kibitz, kibitz_pgid, 0, changes, log)
+                    found[system] = run_phones(system, *servers[system], phones, changes, log)
+                for name in ("baseline", "bgio", "kibitz"):
+                    print(json.dumps({"round": round_ + 1, "role": name, **found[name]}), flush=True)
+                if not any("failed" in row for row in found.values()):
+                    rows.append(_verdict(phones, found))
+            print(json.dumps(_summary(phones, rows)), flush=True)
+
+
+def _verdict(phones: int, found: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    bg, kb, base = found["bgio"], found["kibitz"], found["baseline"]
+    return {
+        "phones": phones,
+        "kibitz_p99_ms": kb["latency_p99_ms"],
+        "bgio_p99_ms": bg["latency_p99_ms"],
+        "p99_ratio_kibitz_to_bgio": _ratio(kb["latency_p99_ms"], bg["latency_p99_ms"]),
+        "cpu_per_message_ratio_kibitz_to_bgio": _ratio(kb["cpu_per_message_us"], bg["cpu_per_message_us"]),
+        "append_p99_ms": kb["append_p99_ms"],
+        "append_p99_no_streams_ms": base["append_p99_ms"],
+        "append_p99_ratio_to_no_streams": _ratio(kb["append_p99_ms"], base["append_p99_ms"]),
+    }
+
+
+def _summary(phones: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians over the rounds, and in how many rounds each goal held."""
+    if not rows:
+        return {"phones": phones, "summary": "every round failed"}
+
+    def median(key: str) -> float | None:
+        values = sorted(row[key] for row in rows if row[key] is not None)
+        return values[len(values) // 2] if values else None
+
+    def held(test: Any) -> str:
+        return f"{sum(1 for row in rows if test(row))}/{len(rows)}"
+
+    return {
+        "summary": "median of rounds",
+        "phones": phones,
+        **{key: median(key) for key in rows[0] if key != "phones"},
+        "p99_lower_than_bgio": held(lambda r: (r["p99_ratio_kibitz_to_bgio"] or 9) < 1),
+        "cpu_lower_than_bgio": held(lambda r: (r["cpu_per_message_ratio_kibitz_to_bgio"] or 9) < 1),
+        "append_p99_within_2x": held(lambda r: (r["append_p99_ratio_to_no_streams"] or 9) <= 2),
+        "p99_within_250ms": held(lambda r: (r["kibitz_p99_ms"] or 1e9) <= 250),
+    }
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:

@@ -120,9 +120,23 @@ async function withRetry(fn, delays = [500, 1500]) {
 
 const enc = encodeURIComponent;
 
-/** @returns {Promise<Schemas["GameInfo"][]>} */
-export async function listGames() {
-  return (await request("GET", "/games")).data;
+/** @type {Promise<Schemas["GameInfo"][]> | null} */
+let gamesAsked = null;
+
+/**
+ * The games and their rules as data: the same for a whole release, so asked once per page (the
+ * home list and Magellan's powers both need it on opening); a failed answer is asked again.
+ * @returns {Promise<Schemas["GameInfo"][]>}
+ */
+export function listGames() {
+  gamesAsked ??= request("GET", "/games").then(
+    (answer) => answer.data,
+    (err) => {
+      gamesAsked = null;
+      throw err;
+    },
+  );
+  return gamesAsked;
 }
 
 /**

@@ -197,3 +197,27 @@ def test_a_mhing_hand_by_keyboard(live_server: str, axe_phone: Any) -> None:
     hand = logged(live_server, table.id)[0]
     assert hand["type"] == "round_won" and hand["winner"] == 0, hand
     assert hand["hand"]["hidden"] == "b1 b2 b3 b4 b5 b6 b7 b8 b9 c1 c2 c3 c5 c5"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_move_log_passes_axe(live_server: str, axe_phone: Any, scheme: str) -> None:
+    """The log view (issue 26): the entries as a list, named step buttons and slider, in a dialog."""
+    page = axe_phone(color_scheme=scheme)
+    found: list[str] = []
+    for game in ("mahe", "magellan", "mhing"):
+        whole = games()[game]
+        table = table_from(live_server, whole, upto=min(8, len(whole.events) // 2))
+        table.post({"type": "undo"})  # an undo entry and the entry it took back are shown too
+        page.goto(table.link)
+        expect(page.get_by_test_id("sync-badge")).to_have_attribute("data-referee", "local", timeout=30_000)
+        tap(page, "open-log")
+        view = page.get_by_test_id("log-view")
+        expect(view.get_by_test_id("log-list")).to_be_visible(timeout=30_000)
+        expect(view.get_by_role("list", name="Entries")).to_have_count(1)
+        expect(view.get_by_role("button", name="Previous entry")).to_be_visible()
+        expect(view.get_by_role("slider", name="Replay step")).to_be_visible()
+        expect(view.get_by_test_id("log-undone-by")).to_have_count(1)
+        tap(page, "replay-prev")
+        found.extend(problems(page, f"{game} log"))
+        tap(page, "log-close")
+    assert not found, "\n".join(found)

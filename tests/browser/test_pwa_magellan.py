@@ -142,6 +142,13 @@ def create_sheet(base: str, name: str, data: dict[str, Any]) -> dict[str, Any]:
 # ---------- UI helpers ----------
 
 
+def type_price(page: Any, prefix: str, price: int) -> None:
+    """The number pad (issue 26): one tap per digit."""
+    for digit in str(price):
+        tap(page, f"{prefix}-key-{digit}")
+    expect(page.get_by_test_id(f"{prefix}-amount")).to_have_text(str(price))
+
+
 def status(page: Any) -> Any:
     return page.get_by_test_id("mg-status")
 
@@ -153,8 +160,7 @@ def quick_sale(page: Any, explorer: str, winner: int, price: int, *, summary: st
     confirm(page)
     tap(page, "mg-quick")
     tap(page, f"mg-quick-winner-{winner}")
-    for _ in range(price - 1):  # the price starts at 1
-        tap(page, "mg-quick-plus")
+    type_price(page, "mg-quick", price)
     if summary is not None:
         expect(page.get_by_test_id("mg-quick-summary")).to_have_text(summary)
     tap(page, "confirm")
@@ -202,14 +208,13 @@ def test_auctions_and_end_scoring_by_tapping(live_server: str, phone_page: Any) 
     assert page.get_by_test_id("why-opener").get_attribute("href") == "rules/magellan.en.html#decision-MG-4"
     first = eligible[0]
     expect(page.get_by_test_id(f"mg-bidder-{first}")).to_have_attribute("data-status", "turn")
-    # The stepper starts at the minimum; two taps on + make it 3.
+    # The number pad starts at the minimum (MG-4: at least 1); one tap on 3 makes it 3.
     expect(page.get_by_test_id("mg-bid-amount")).to_have_text("1")
-    expect(page.get_by_test_id("mg-bid-minus")).to_be_disabled()
-    tap(page, "mg-bid-plus")
-    tap(page, "mg-bid-plus")
+    expect(page.get_by_test_id("mg-bid-erase")).to_be_disabled()
+    tap(page, "mg-bid-key-3")
     expect(page.get_by_test_id("mg-bid")).to_contain_text("Bid 3")
     page.screenshot(path="/tmp/kibitz-magellan-bid-360x740.png")
-    for testid in ("mg-bid", "mg-pass", "mg-quick", "mg-bid-plus"):
+    for testid in ("mg-bid", "mg-pass", "mg-quick", "mg-bid-key-8", "mg-bid-erase"):
         assert_thumb_reachable(page, testid)
     tap(page, "mg-bid")
     confirm(page, f"{NAMES[first]} bids 3")
@@ -235,9 +240,7 @@ def test_auctions_and_end_scoring_by_tapping(live_server: str, phone_page: Any) 
     expect(page.get_by_test_id("mg-quick-sheet")).to_be_visible()
     expect(page.get_by_test_id("confirm")).to_be_disabled()  # nothing chosen yet
     tap(page, f"mg-quick-winner-{magellan_owner}")
-    tap(page, "mg-quick-plus")
-    tap(page, "mg-quick-plus")
-    tap(page, "mg-quick-plus")
+    tap(page, "mg-quick-key-4")
     expect(page.get_by_test_id("mg-quick-summary")).to_have_text(
         f"{NAMES[magellan_owner]} wins Magellan for 4."
     )
@@ -279,9 +282,10 @@ def test_auctions_and_end_scoring_by_tapping(live_server: str, phone_page: Any) 
     expect(status(page)).to_have_attribute("data-step", "final_hand")
     expect(page.get_by_test_id("mg-deck-3")).to_have_count(0)
 
+    # Every hand is typed in, the pad moving on by itself; one sheet confirms them all (MG-10).
     hands = {0: [1, 5], 1: [], 2: [9, 9, 2]}
     for seat, cards in hands.items():
-        tap(page, f"mg-hand-seat-{seat}")
+        expect(page.get_by_test_id(f"mg-hand-seat-{seat}")).to_have_attribute("aria-pressed", "true")
         for value in cards:
             tap(page, f"mg-money-{value}")
         expect(page.get_by_test_id("mg-picked")).to_have_attribute("data-cards", ",".join(map(str, cards)))
@@ -289,7 +293,13 @@ def test_auctions_and_end_scoring_by_tapping(live_server: str, phone_page: Any) 
             page.screenshot(path="/tmp/kibitz-magellan-hand-360x740.png")
             assert_thumb_reachable(page, "mg-hand-save")
         tap(page, "mg-hand-save")
-        confirm(page, f"{NAMES[seat]} has")
+    hands_sheet = page.get_by_test_id("mg-hands-sheet")
+    for seat, cards in hands.items():
+        row = hands_sheet.get_by_test_id(f"mg-hands-row-{seat}")
+        expect(row).to_contain_text(NAMES[seat])
+        expect(row).to_have_attribute("data-cards", ",".join(map(str, sorted(cards))))
+    hands_sheet.get_by_test_id("confirm").tap()
+    expect(hands_sheet).to_have_count(0)
     # The Pizarro helper (MG-11) for the owner of Pizarro side B field III.
     expect(status(page)).to_have_attribute("data-step", "pizarro")
     expect(page.get_by_test_id("mg-standings")).to_be_visible()
@@ -528,8 +538,7 @@ def test_ledger_payment_and_magellan_b_slide(live_server: str, phone_page: Any) 
     tap(page, "mg-reveal-magellan")
     confirm(page, "Magellan is turned up")
     expect(page.get_by_test_id("mg-opener")).to_contain_text("Eva opens as the auctioneer")
-    for _ in range(4):
-        tap(page, "mg-bid-plus")
+    tap(page, "mg-bid-key-5")
     tap(page, "mg-bid")
     confirm(page, "Eva bids 5")
     tap(page, "mg-pass")

@@ -226,18 +226,22 @@ def test_my_own_phone_knows_my_bid_limit(live_server: str, new_phone: Callable[.
     tom = new_phone()
     tom.goto(f"{table.seat_link(1)}&k={table.token}")
     expect(tom.get_by_test_id("mg-bid-amount")).to_have_text("41")
-    for _ in range(6):
-        if tom.get_by_test_id("mg-bid-plus").is_enabled():
-            tap(tom, "mg-bid-plus")
-    expect(tom.get_by_test_id("mg-bid-amount")).to_have_text("45")  # 1 + 2 + … + 9 (MG-3)
-    expect(tom.get_by_test_id("mg-bid-plus")).to_be_disabled()
+    tap(tom, "mg-bid-key-4")
+    tap(tom, "mg-bid-key-6")
+    expect(tom.get_by_test_id("mg-bid-amount")).to_have_text("46")
+    expect(tom.get_by_test_id("mg-bid")).to_be_disabled()  # more than 1 + 2 + … + 9 (MG-3)
+    expect(tom.get_by_test_id("mg-bid-hint")).to_have_text("at most 45")
+    tap(tom, "mg-bid-erase")
+    tap(tom, "mg-bid-key-5")
+    expect(tom.get_by_test_id("mg-bid-amount")).to_have_text("45")
+    expect(tom.get_by_test_id("mg-bid")).to_be_enabled()
 
     shared = new_phone()  # the write link alone: nobody's hand, no limit
     shared.goto(table.link)
-    for _ in range(6):
-        tap(shared, "mg-bid-plus")
+    tap(shared, "mg-bid-key-4")
+    tap(shared, "mg-bid-key-7")
     expect(shared.get_by_test_id("mg-bid-amount")).to_have_text("47")
-    expect(shared.get_by_test_id("mg-bid-plus")).to_be_enabled()
+    expect(shared.get_by_test_id("mg-bid")).to_be_enabled()
 
     tap(tom, "mg-bid")
     confirm(tom, "45")

@@ -90,7 +90,7 @@ def test_the_typescript_schemas_have_no_unknown(tmp_path: Path) -> None:
     schemas = types[start : types.index("    responses:", start)]
     with_unknown = set()
     for block in re.split(r"\n        (?=\w+: )", schemas):
-        if "unknown" in block:
+        if re.search(r"(?<![\w\"'-])unknown(?![\w\"'-])", block):  # the type, not a code named unknown-…
             with_unknown.add(block.split(":", 1)[0].strip())
     assert not with_unknown, with_unknown
     for name in ("MaheView", "MagellanView", "MhingView", "LoggedEvent", "AnyEvent", "MaheAction"):

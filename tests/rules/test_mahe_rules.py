@@ -650,3 +650,11 @@ def test_ma12_public_view_hides_digital_secrets() -> None:
     }
     dumped = MAHE.dump(state)
     assert dumped["seed"] == 123456789 and MAHE.load(dumped) == state
+
+
+def test_ma10_explanation_counts_one_egg_and_one_card_in_the_singular() -> None:
+    """MA-10's explanation says "1 egg" and "1 card", never "1 eggs"."""
+    alone = rank([Player("A", ("red",), (1,)), Player("B", ("yellow",), ())])
+    assert alone["explanation"] == "A wins with 1 egg; next is B with 0 (MA-10)."
+    tied = rank([Player("A", ("red",), (1,)), Player("B", ("yellow",), (1,))])
+    assert tied["explanation"] == "A and B both have 1 egg and 1 card: they share the win (MA-10 Decision)."

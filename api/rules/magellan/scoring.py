@@ -130,11 +130,13 @@ def rank(scores: Sequence[JSON], order: Sequence[int]) -> JSON:
     best = totals[seats[0]]
     if len(winners) == 1:
         runner = f"; next {scores[seats[1]]['name']} with {totals[seats[1]]}" if len(seats) > 1 else ""
-        explanation = f"{scores[seats[0]]['name']} wins with {best} points{runner} (MG-12)."
+        points = f"{best} point" if best == 1 else f"{best} points"
+        explanation = f"{scores[seats[0]]['name']} wins with {points}{runner} (MG-12)."
         decided_by = "points"
     else:
         names = [scores[s]["name"] for s in winners]
-        explanation = f"{_names(names)} share the win with {best} points each (MG-12 Decision)."
+        points = f"{best} point" if best == 1 else f"{best} points"
+        explanation = f"{_names(names)} share the win with {points} each (MG-12 Decision)."
         decided_by = "shared"
     return {"ranking": ranking, "winners": winners, "decided_by": decided_by, "explanation": explanation}
 

@@ -16,6 +16,11 @@ def _tied(names: Sequence[str]) -> str:
     return "both" if len(names) == 2 else "all"
 
 
+def _count(number: int, word: str) -> str:
+    """ "1 egg", "2 eggs": the explanation is English (clients translate by `decided_by`)."""
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
 def rank(players: Sequence[Player]) -> dict[str, Any]:
     """Standings for any set of hands; `place` is shared only by players equal on eggs and cards."""
 
@@ -41,21 +46,23 @@ def rank(players: Sequence[Player]) -> dict[str, Any]:
         decided_by = "eggs"
         runner = players[order[1]]
         explanation = (
-            f"{best.name} wins with {best.eggs} eggs; next is {runner.name} with {runner.eggs} (MA-10)."
+            f"{best.name} wins with {_count(best.eggs, 'egg')}; "
+            f"next is {runner.name} with {runner.eggs} (MA-10)."
         )
     elif len(winners) == 1:
         decided_by = "cards"
         names = [players[s].name for s in on_eggs]
         second = max(players[s].card_count for s in on_eggs[1:])
         explanation = (
-            f"{_names(names)} {_tied(names)} have {best.eggs} eggs; {best.name} wins with "
-            f"{best.card_count} cards to {second} (MA-10)."
+            f"{_names(names)} {_tied(names)} have {_count(best.eggs, 'egg')}; {best.name} wins with "
+            f"{_count(best.card_count, 'card')} to {second} (MA-10)."
         )
     else:
         decided_by = "shared"
         names = [players[s].name for s in winners]
         explanation = (
-            f"{_names(names)} {_tied(names)} have {best.eggs} eggs and {best.card_count} cards: "
+            f"{_names(names)} {_tied(names)} have {_count(best.eggs, 'egg')} and "
+            f"{_count(best.card_count, 'card')}: "
             "they share the win (MA-10 Decision)."
         )
     return {"ranking": ranking, "winners": winners, "decided_by": decided_by, "explanation": explanation}

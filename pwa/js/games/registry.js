@@ -1,5 +1,6 @@
 // Game clients the app knows. Each lives in js/games/<name>/index.js and exports default
-// {name, title, mountSetup(container, ctx), createScreen(container, controller), describe(before, after, event)}.
+// {name, title, mountSetup(container, ctx), createScreen(container, controller), describe(before, after, event),
+// replayState(table) (the table read-only at a step of the log's replay)}.
 // To add Magellan or Mhing: create js/games/<name>/ and add a line here (and to sw.js's precache list).
 
 const LOADERS = {

@@ -72,9 +72,9 @@ export function reconcile(serverEvents, queue, { conflict = false } = {}) {
   return { confirmed, waiting, met, shown };
 }
 
-/** A waiting entry made now, on the shown log. */
+/** A waiting entry made now, on the shown log (`at`: when it was tapped, for the log view). */
 export function waitingEntry(event, shown, key) {
-  return { key, event: namedUndo(event, shown), base: shown.length };
+  return { key, event: namedUndo(event, shown), base: shown.length, at: new Date().toISOString() };
 }
 
 /**
@@ -86,7 +86,7 @@ export function moved(mine, base, newBase, newKey) {
   return mine.map((item, index) => {
     let event = item.event;
     if (isUndo(event) && event.undoes > base) event = { ...event, undoes: event.undoes + shift };
-    return { key: newKey(), event, base: newBase + index, origin: item.origin ?? item.key };
+    return { key: newKey(), event, base: newBase + index, origin: item.origin ?? item.key, at: item.at };
   });
 }
 
@@ -119,12 +119,26 @@ export function resolved(serverEvents, mine, choice, newKey) {
   if (choice === "after") return moved(mine, base, end, newKey);
   const undos = theirsTakenBack(serverEvents, base);
   if (!undos) return null;
-  const takeBack = undos.map((event, index) => ({ key: newKey(), event, base: end + index }));
+  const at = new Date().toISOString();
+  const takeBack = undos.map((event, index) => ({ key: newKey(), event, base: end + index, at }));
   return [...takeBack, ...moved(mine, base, end + undos.length, newKey)];
 }
 
 // ---------- the steps of a phone's sync, on its record {serverEvents, serverVersion, queue, conflict} ----------
 // session.js runs them one at a time with the referee and IndexedDB; tests run them against a server.
+// Beside the events the record keeps, for the log view, when each server entry was stored
+// (`serverAt`, parallel to serverEvents) and which entries this phone sent (`sentHere`: their seqs);
+// the server's log does not say which phone or seat recorded an entry.
+
+/** The first `n` stored times (null where an older record did not keep them). */
+function timesUpTo(record, n) {
+  return Array.from({ length: n }, (_, index) => record.serverAt?.[index] ?? null);
+}
+
+/** Note that this phone sent the entry at `seq` (a log position never changes: append-only). */
+function sentHere(record, seq) {
+  record.sentHere = [...new Set([...(record.sentHere || []), seq])];
+}
 
 /** A tap on the table the player saw (`seen`: its log position): {item} to wait, or {refused}. */
 export function tapped(record, event, key, seen = null) {
@@ -141,6 +155,7 @@ export function extended(record, entries, from, version) {
   if (version <= record.serverVersion) return true;
   if (!entries || from !== record.serverVersion || from + entries.length !== version) return false;
   record.serverEvents.push(...entries.map((entry) => entry.event));
+  record.serverAt = [...timesUpTo(record, from), ...entries.map((entry) => entry.at ?? null)];
   record.serverVersion = version;
   return true;
 }
@@ -148,6 +163,7 @@ export function extended(record, entries, from, version) {
 /** The whole log read from the server. */
 export function replaced(record, log) {
   record.serverEvents = log.events.map((entry) => entry.event);
+  record.serverAt = log.events.map((entry) => entry.at ?? null);
   record.serverVersion = log.version;
 }
 
@@ -156,8 +172,10 @@ export function replaced(record, log) {
 export function stored(record, item, seq) {
   if (record.queue[0] !== item) return true;
   record.queue.shift();
+  sentHere(record, seq);
   if (record.serverEvents.length === seq - 1) {
     record.serverEvents.push(item.event);
+    record.serverAt = [...timesUpTo(record, seq - 1), item.at ?? new Date().toISOString()];
     record.serverVersion = seq;
   }
   return record.serverEvents.length >= seq;

@@ -133,6 +133,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       return undone;
     },
     record: recordEvent,
+    history,
     serverChanged,
     flush,
     resolveConflict,
@@ -165,6 +166,8 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       seed: table.seed ?? null,
       serverVersion: -1,
       serverEvents: [],
+      serverAt: [],
+      sentHere: [],
       queue: [],
       conflict: null,
       created: null,
@@ -390,7 +393,9 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     await exclusive(async () => {
       id = created.id;
       serverView = created.table;
-      record = { ...record, id, created: null, serverVersion: 0, serverEvents: [] };
+      // What was recorded here before the table reached the server is this phone's, in order.
+      const sent = record.queue.map((item) => item.base + 1);
+      record = { ...record, id, created: null, serverVersion: 0, serverEvents: [], serverAt: [], sentHere: sent };
       // A retried creation: what was sent before the answer got lost is on the server already.
       if (created.table.version > 0) await pullLog();
       await localdb.putTable(record);
@@ -460,6 +465,58 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       changed();
     }
     if (flushAgain) flush();
+  }
+
+  /**
+   * The log as this phone holds it, for the log view (offline too): every entry the screen shows,
+   * oldest first, as {seq, event, at (ISO time: stored on the server, or tapped here while it
+   * waits), here (this phone recorded it), waiting (not on the server yet), inEffect, undid
+   * ({seq, event}: what an undo took back), undoneBy (the seq of the undo that took it back)}, and
+   * `views`: the table before any entry (views[0]) and after each (views[k]: after entry k), from
+   * the phone's referee. Null while the server referees this table (the phone cannot replay it).
+   */
+  async function history() {
+    if (!record || mode !== "local") return null;
+    const entries = await exclusive(async () => {
+      const merged = reconcile(record.serverEvents, record.queue, { conflict: !!record.conflict });
+      const known = record.serverEvents.length;
+      const here = new Set(record.sentHere || []);
+      // Sent from here and already in the server's log, its answer not here yet.
+      const sentAt = new Map(record.queue.slice(0, merged.confirmed).map((item) => [item.base, item.at]));
+      return merged.shown.map((event, index) => {
+        if (index < known) {
+          const at = record.serverAt?.[index] ?? sentAt.get(index) ?? null;
+          return { seq: index + 1, event, at, here: here.has(index + 1) || sentAt.has(index), waiting: false };
+        }
+        return { seq: index + 1, event, at: merged.waiting[index - known]?.at ?? null, here: true, waiting: true };
+      });
+    });
+    const scratch = `${id}#log`;
+    let answer = await ask(opening([], scratch));
+    if (!answer.ok) {
+      await ask({ op: "close", id: scratch });
+      return null;
+    }
+    const views = [compose(answer.view, 0)];
+    const log = [];
+    for (const entry of entries) {
+      answer = await ask({ op: "apply", id: scratch, event: entry.event, commit: true });
+      if (!answer.ok) break;
+      if (entry.event.type === "undo") {
+        const seq = entry.event.undoes ?? headOf(log);
+        entry.undid = { seq, event: log[seq - 1] ?? null };
+      }
+      log.push(entry.event);
+      views.push(compose(answer.view, log.length));
+    }
+    await ask({ op: "close", id: scratch });
+    const effective = new Set(inEffect(log));
+    const shown = entries.slice(0, log.length);
+    for (const entry of shown) {
+      entry.inEffect = entry.event.type !== "undo" && effective.has(entry.seq);
+      if (entry.undid && shown[entry.undid.seq - 1]) shown[entry.undid.seq - 1].undoneBy = entry.seq;
+    }
+    return { entries: shown, views };
   }
 
   /** The entries of a log from position `base` on, each with the views around it, described later

@@ -1,5 +1,6 @@
 // The end screen's panel, the same frame for every game: who won, the game's own lines on why,
-// the ranking with each game's score, the game's extras, and the export buttons.
+// the ranking with each game's score, the game's extras, and the export buttons. The panel keeps
+// the winner line and the ranking for the share card (`shareCard`, see ui/share-card.js).
 import { h } from "../dom.js";
 import { t, list } from "../i18n.js";
 import { exportButtons } from "../views/exports.js";
@@ -25,7 +26,7 @@ export function explanationLine(...content) {
 export function gameResultPanel({ result, tableId, extraClass, fallbackName, score, intro = [], extra = [] }) {
   const names = winnerNames(result, fallbackName);
   const title = names.length > 1 ? t("result.shared_win", { names: list(names) }) : t("result.winner", { name: names[0] });
-  return h(
+  const section = h(
     "section",
     { class: ["panel", "result", extraClass], testid: "result" },
     h("h2", { class: "result-title", testid: "winner" }, title),
@@ -46,4 +47,10 @@ export function gameResultPanel({ result, tableId, extraClass, fallbackName, sco
     ...extra,
     exportButtons(tableId),
   );
+  // What the share card shows (ui/share-card.js): the winner line and the ranking as shown here.
+  section.shareCard = {
+    headline: title,
+    rows: result.ranking.map((r) => ({ place: r.place, name: r.name, score: score(r), winner: result.winners.includes(r.seat) })),
+  };
+  return section;
 }

@@ -11,10 +11,12 @@ import { loadGame } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
 import { openSheet } from "../ui/sheet.js";
 import { needsSeatLinks, seatLink, shareTable } from "../ui/share.js";
+import { shareResultButton } from "../ui/share-card.js";
 import { followTable } from "../live.js";
 import { toast, toastError, undoToast } from "../toast.js";
 import { openSession } from "../sync/session.js";
 import { syncBadge, showConflict } from "../ui/sync.js";
+import { openLog } from "../ui/log.js";
 import { endActions } from "./rematch.js";
 import { flushPending } from "../groups/filing.js";
 
@@ -155,6 +157,14 @@ export async function mountTable(container, { params, query }) {
     input.focus();
   }
 
+  // The move log with its replay, over the table (from the phone's own store: offline too).
+  let log = null;
+  function showLog() {
+    if (log && !log.closed) return;
+    document.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove()); // it would cover the log
+    log = openLog({ session, game, onClose: () => (log = null) });
+  }
+
   const body = h("div", { class: "table-body" });
   // The badge opens the conflict sheet again whenever the players closed it to look at the table.
   const badge = syncBadge({ onConflict: () => showConflict(session, game, { force: true }) });
@@ -170,6 +180,7 @@ export async function mountTable(container, { params, query }) {
       seatHost,
       viewOnlyBadge,
       badge.element,
+      h("button", { type: "button", class: "btn btn-small btn-secondary", testid: "open-log", onclick: showLog }, t("log.open")),
       h(
         "button",
         { type: "button", class: "btn btn-small btn-secondary", testid: "share", onclick: () => shareTable(id, token, game.title, { seats: shareSeats() }) },
@@ -183,11 +194,18 @@ export async function mountTable(container, { params, query }) {
   showName();
   showClock();
   const screen = game.createScreen(body, controller);
-  /** Draw the table; under a finished game's result: rematch and home. */
+  /** The share card's data (issue 26): the game, this table's name, the day it ended, the result. */
+  function resultCard() {
+    const shown = body.querySelector("[data-testid=result]")?.shareCard;
+    const when = table.finished && table.updated_at ? table.updated_at : table.created_at;
+    return { game: game.title, tableName: nameButton.textContent, date: when ? new Date(when) : new Date(), ...shown };
+  }
+  /** Draw the table; under a finished game's result: share it (anyone), rematch and home. */
   function draw() {
     screen.update(table);
     showClock();
     const result = body.querySelector("[data-testid=result]");
+    if (result?.shareCard && !result.querySelector("[data-testid=share-result]")) result.append(shareResultButton(resultCard));
     if (result && !readOnly && !result.querySelector("[data-testid=end-actions]")) result.append(endActions(table, game.title));
   }
   draw();
@@ -413,6 +431,7 @@ export async function mountTable(container, { params, query }) {
     }
     badge.show(session);
     if (session.conflict) showConflict(session, game);
+    if (log && !log.closed) log.refresh();
   };
   onSessionChange();
   // Back online: send what waits, catch up, and ask again for my cards if the last try failed.
@@ -440,6 +459,7 @@ export async function mountTable(container, { params, query }) {
     offConnectivity();
     window.removeEventListener("online", back);
     if (pending) pending.sheet.close();
+    if (log) log.close();
     if (screen.destroy) screen.destroy();
   };
 }

@@ -1,6 +1,6 @@
 // Magellan's action bar (fixed at the bottom, under the thumb): who acts and why, the eligible
 // bidders in order, referee notes with "why?" links, and the big buttons for whatever
-// legal_actions allows now — reveal, bid/pass (stepper from the minimum), quick "winner and price",
+// legal_actions allows now — reveal, bid/pass (a number pad from the minimum), quick "winner and price",
 // Columbus veto, payment, Vasco part, draws, Magellan slide, Cook pull, Marco Polo swaps, the
 // board-sheet block, final hands and the Pizarro draw.
 import { h } from "../../dom.js";
@@ -9,7 +9,7 @@ import { barHead, bigButton, notesList, prompt, viewOnlyHint } from "../../ui/ac
 import { panel } from "../../ui/panel.js";
 import { shareSeatLink } from "../../ui/share.js";
 import { EXPLORERS, ROMAN, TITLE, crownsOf, explorerName, neededSlots, playerName, seatDot, sideOf, slotLabel, slotText, sum, whyLink } from "./common.js";
-import { moneyPad, pickedCards, seatChips, stepper } from "./inputs.js";
+import { moneyPad, numberPad, pickedCards, seatChips } from "./inputs.js";
 import { finalHandBody, pizarroBody } from "./scoring.js";
 
 function actionsOf(table) {
@@ -228,15 +228,26 @@ function bidBody(table, ui, env) {
     body.push(h("p", { class: "small muted", testid: "mg-cannot-afford" }, t("magellan.note.cannot_afford", { name: playerName(state, seat), min: bid.min, explorer: explorerName(card.explorer) }), " ", whyLink("MG-6", "why-cannot-afford")));
   }
   if (canBid) {
+    // MG-4: higher than the high bid (at least 1); MG-6: my own phone knows what my hand can pay.
+    // The pad starts at the minimum (OK bids it at once); a price of 8 is two taps: 8, OK.
     const max = bid.max ?? ownMax;
-    const value = Math.max(bid.min, max === null ? ui.bid ?? bid.min : Math.min(max, ui.bid ?? bid.min));
     body.push(
-      h(
-        "div",
-        { class: "mg-bid-row" },
-        stepper({ value, min: bid.min, max, onChange: (v) => ui.set({ bid: v }), testPrefix: "mg-bid", label: t("magellan.bid_amount") }),
-        bigButton({ testid: "mg-bid", label: t("magellan.bid", { amount: value }), sub: playerName(state, seat), onclick: () => env.propose({ type: "bid", seat, amount: value }) }),
-      ),
+      numberPad({
+        min: bid.min,
+        max,
+        typed: ui.bidTyped,
+        onChange: (v, typed) => {
+          ui.bid = v; // the pad draws itself: the bar stays as it is (and keeps the keyboard's focus)
+          ui.bidTyped = typed;
+        },
+        onOk: (amount) => env.propose({ type: "bid", seat, amount }),
+        testPrefix: "mg-bid",
+        label: t("magellan.bid_amount"),
+        okTestid: "mg-bid",
+        okLabel: (v) => t("magellan.bid", { amount: v }),
+        okSub: () => playerName(state, seat),
+        compact: true,
+      }),
     );
   }
   body.push(

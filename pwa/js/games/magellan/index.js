@@ -2,6 +2,7 @@
 import { mountSetup } from "./setup.js";
 import { createScreen } from "./screen.js";
 import { describe } from "./describe.js";
+import { replayState } from "./replay.js";
 import { TITLE, confirmFirst } from "./common.js";
 
 export default {
@@ -10,5 +11,6 @@ export default {
   mountSetup,
   createScreen,
   describe,
+  replayState,
   confirmFirst,
 };

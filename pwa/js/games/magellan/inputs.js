@@ -1,5 +1,5 @@
-// Thumb-sized inputs: the money pad (values 1–9), the list of cards typed so far, a bid stepper
-// and a row of seat chips.
+// Thumb-sized inputs: the money pad (values 1–9), the list of cards typed so far, the number pad
+// for prices (digits, erase, OK) and a row of seat chips.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { MONEY_VALUES, playerName, seatDot } from "./common.js";
@@ -61,20 +61,101 @@ export function pickedCards(picked, onRemove, { emptyText } = {}) {
   );
 }
 
-/** [−] value [+]; onChange(next). */
-export function stepper({ value, min, max, onChange, testPrefix, label }) {
-  const minus = h("button", { type: "button", class: "btn btn-secondary mg-step", testid: `${testPrefix}-minus`, "aria-label": t("magellan.less"), disabled: value <= min, onclick: () => onChange(Math.max(min, value - 1)) }, "−");
-  const plus = h("button", { type: "button", class: "btn btn-secondary mg-step", testid: `${testPrefix}-plus`, "aria-label": t("magellan.more"), disabled: max !== null && value >= max, onclick: () => onChange(max === null ? value + 1 : Math.min(max, value + 1)) }, "+");
-  return h(
-    "div",
-    { class: "mg-stepper", role: "group", "aria-label": label || "" },
-    minus,
-    h("output", { class: "mg-step-value", testid: `${testPrefix}-amount`, "aria-live": "polite" }, String(value)),
-    plus,
-  );
+// ---------- the number pad (issue 26: a price of 8 is "8, OK", never seven taps on +) ----------
+
+const DIGITS_MAX = 3; // no price or amount in Magellan reaches 1000
+
+/** The pad the keyboard types into: with a sheet open only one in that sheet, else the bar's. */
+function activePad() {
+  const sheets = document.querySelectorAll(".sheet");
+  const top = sheets[sheets.length - 1];
+  return top ? top.querySelector(".num-pad") : document.querySelector(".num-pad");
 }
 
-/** One chip per seat (pick whose entry this is); marks: seat → "done" | "waiting". */
+let keyboardRouted = false;
+/** Digits, Backspace and Enter from a keyboard reach the pad on screen (unless an input has focus). */
+function routeKeyboard() {
+  if (keyboardRouted) return;
+  keyboardRouted = true;
+  document.addEventListener("keydown", (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = e.target;
+    if (target instanceof Element && target.closest("input, textarea, select, [contenteditable]")) return;
+    const pad = activePad();
+    if (pad && pad.padKey && pad.padKey(e.key, target)) e.preventDefault();
+  });
+}
+
+/**
+ * A number pad: digits 0–9, erase and OK, sized for one thumb and usable by keyboard (digits,
+ * Backspace, Enter). Until a digit is typed the value is `start` (the minimum: OK at once bids it).
+ * typed: the digits typed so far (kept across redraws by the caller through onChange(value, typed)).
+ * onOk(value) runs on OK (disabled below min or above max). okTestid/okLabel(value)/okSub(value)
+ * make OK a big labelled button (e.g. "Bid 8"); without okLabel it reads "OK". compact: no row of
+ * its own for the value (the OK label shows it, e.g. "Bid 8"; a limit shows under it): the bar's
+ * pad, under the thumb, stays low. okButton false: a sheet's own Confirm is the OK (Enter still
+ * runs onOk), so a sheet shows no second confirm button.
+ */
+export function numberPad({ min, max = null, start = min, typed = "", onChange, onOk, testPrefix, label, okTestid, okLabel, okSub, okKind = "primary", compact = false, okButton = true }) {
+  let digits = String(typed || "").replace(/\D/g, "").slice(0, DIGITS_MAX);
+  const valueOf = () => (digits === "" ? start : Number(digits));
+  const fits = (v) => v >= min && (max === null || max === undefined || v <= max);
+  const display = h("output", { class: "num-pad-value", testid: `${testPrefix}-amount`, "aria-live": "polite" });
+  const hint = h("span", { class: "num-pad-hint small", testid: `${testPrefix}-hint` });
+  const okText = h("span", { class: "btn-label" });
+  const okSubText = h("span", { class: "btn-sub" });
+  const ok = h(
+    "button",
+    { type: "button", class: ["btn", `btn-${okKind}`, "btn-big", "num-pad-ok"], testid: okTestid || `${testPrefix}-ok`, onclick: () => fits(valueOf()) && onOk(valueOf()) },
+    okText,
+    okSubText,
+  );
+  const erase = h("button", { type: "button", class: "btn btn-secondary num-pad-key num-pad-erase", testid: `${testPrefix}-erase`, "aria-label": t("magellan.pad.erase"), onclick: () => press("erase") }, "⌫");
+  const key = (d) => h("button", { type: "button", class: "btn btn-die num-pad-key", testid: `${testPrefix}-key-${d}`, onclick: () => press(String(d)) }, String(d));
+
+  function show() {
+    const v = valueOf();
+    display.textContent = String(v);
+    display.classList.toggle("is-typed", digits !== "");
+    display.classList.toggle("is-out", !fits(v));
+    ok.disabled = !fits(v);
+    erase.disabled = digits === "";
+    okText.textContent = okLabel ? okLabel(v) : t("magellan.pad.ok");
+    hint.textContent = v < min ? t("magellan.pad.at_least", { min }) : max !== null && max !== undefined && v > max ? t("magellan.pad.at_most", { max }) : "";
+    const sub = compact && hint.textContent ? hint.textContent : okSub ? okSub(v) : null;
+    okSubText.textContent = sub || "";
+    okSubText.hidden = !sub;
+  }
+  function press(what) {
+    if (what === "erase") digits = digits.slice(0, -1);
+    else if (digits.length < DIGITS_MAX) digits = digits === "0" ? what : digits + what;
+    show();
+    if (onChange) onChange(valueOf(), digits);
+  }
+  const keys = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0].map(key);
+  const root = h(
+    "div",
+    { class: "num-pad", role: "group", "aria-label": label || "", testid: `${testPrefix}-pad` },
+    h("div", { class: ["num-pad-top", compact && "num-pad-sr"] }, display, hint),
+    h("div", { class: "num-pad-keys" }, ...keys.slice(0, 5), erase, ...keys.slice(5)),
+    okButton ? ok : null,
+  );
+  /** A key from the keyboard: true when the pad took it. */
+  root.padKey = (k, target) => {
+    if (/^[0-9]$/.test(k)) press(k);
+    else if (k === "Backspace" || k === "Delete") press("erase");
+    else if (k === "Enter") {
+      if (target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement) return false; // that button's own Enter
+      if (fits(valueOf())) onOk(valueOf());
+    } else return false;
+    return true;
+  };
+  routeKeyboard();
+  show();
+  return root;
+}
+
+/** One chip per seat (pick whose entry this is); marks: seat → "done" | "kept" (typed, not yet recorded) | "waiting". */
 export function seatChips(state, seats, selected, onPick, { testPrefix = "mg-seat", marks = {} } = {}) {
   return h(
     "div",
@@ -92,6 +173,7 @@ export function seatChips(state, seats, selected, onPick, { testPrefix = "mg-sea
         seatDot(state, seat),
         h("span", {}, playerName(state, seat)),
         marks[seat] === "done" ? h("span", { class: "mg-check", "aria-label": t("magellan.entered") }, "✓") : null,
+        marks[seat] === "kept" ? h("span", { class: "mg-check mg-check-kept", "aria-label": t("magellan.hand.kept_mark") }, "✓") : null,
       ),
     ),
   );

@@ -5,7 +5,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { openSheet } from "../../ui/sheet.js";
 import { explorerName, playerName } from "./common.js";
-import { seatChips, stepper } from "./inputs.js";
+import { numberPad, seatChips } from "./inputs.js";
 
 /** The bids and passes that make `winner` (null: nobody) win `card` for `price` (MG-4 turn order). */
 export function plan(card, winner, price) {
@@ -56,22 +56,45 @@ export function openQuickEntry(ctl) {
   const historyLength = state.history.length;
   const active = card.order.filter((s) => !card.passed.includes(s));
   const bidAction = (table.legal_actions.actors || []).flatMap((a) => a.actions).find((a) => a.type === "bid");
-  const choice = { winner: undefined, price: card.high_bid + 1 };
+  const choice = { winner: undefined, price: card.high_bid + 1, typed: "" };
   let running = false;
 
   function minPrice() {
     return choice.winner === card.high_bidder ? card.high_bid : card.high_bid + 1;
   }
 
+  function maxPrice() {
+    return choice.winner === card.turn ? bidAction?.max ?? null : null;
+  }
+
+  /** Is the price a bid the winner may make (MG-4: above the high bid; MG-6: what the hand pays)? */
+  function priceOk() {
+    if (choice.winner === null || choice.winner === card.high_bidder) return true;
+    const max = maxPrice();
+    return choice.price >= minPrice() && (max === null || choice.price <= max);
+  }
+
+  // What the entry will say and be recorded as; redrawn alone while a price is typed.
+  const summary = { text: h("p", { class: "preview-text", testid: "mg-quick-summary" }), steps: h("p", { class: "small muted", testid: "mg-quick-steps" }) };
+  function showSummary() {
+    if (choice.winner === undefined) return;
+    const events = plan(card, choice.winner, choice.price);
+    summary.text.textContent = choice.winner === null
+      ? t("magellan.quick.result_nobody", { explorer: explorerName(card.explorer) })
+      : t("magellan.quick.result", { name: playerName(state, choice.winner), explorer: explorerName(card.explorer), price: choice.price });
+    summary.steps.textContent = priceOk() ? t("magellan.quick.recorded_as", { steps: planText(state, events), count: events.length }) : "";
+    if (confirmButton) confirmButton.disabled = running || !priceOk();
+  }
+
   function body() {
     const nobodyAllowed = card.high_bidder === null;
-    const events = choice.winner === undefined ? [] : plan(card, choice.winner, choice.price);
     const parts = [
       h("p", { class: "small" }, t("magellan.quick.prompt", { explorer: explorerName(card.explorer) })),
       seatChips(state, active, choice.winner, (seat) => {
         choice.winner = seat;
-        choice.price = Math.max(choice.price, minPrice());
-        if (seat === card.high_bidder) choice.price = card.high_bid;
+        // A price typed for someone else stays when it is still a bid for this one (MG-4).
+        if (seat === card.high_bidder || Number(choice.typed) < minPrice()) choice.typed = "";
+        choice.price = choice.typed ? Number(choice.typed) : minPrice();
         render();
       }, { testPrefix: "mg-quick-winner" }),
     ];
@@ -99,28 +122,24 @@ export function openQuickEntry(ctl) {
         h("p", { class: "small mg-quick-price-label" }, t("magellan.quick.price")),
         fixed
           ? h("p", { class: "mg-step-value", testid: "mg-quick-amount" }, String(card.high_bid))
-          : stepper({
-              value: choice.price,
+          : numberPad({
+              // MG-4: above the high bid; the pad starts at the minimum, "8, OK" records a price of 8.
               min: minPrice(),
-              max: choice.winner === card.turn ? bidAction?.max ?? null : null,
-              onChange: (v) => {
+              max: maxPrice(),
+              typed: choice.typed,
+              onChange: (v, typed) => {
                 choice.price = v;
-                render();
+                choice.typed = typed;
+                showSummary();
               },
+              onOk: () => run(), // Enter; the sheet's Record is the pad's OK
               testPrefix: "mg-quick",
               label: t("magellan.quick.price"),
+              okButton: false,
             }),
       );
     }
-    if (choice.winner !== undefined) {
-      const result = choice.winner === null
-        ? t("magellan.quick.result_nobody", { explorer: explorerName(card.explorer) })
-        : t("magellan.quick.result", { name: playerName(state, choice.winner), explorer: explorerName(card.explorer), price: choice.price });
-      parts.push(
-        h("p", { class: "preview-text", testid: "mg-quick-summary" }, result),
-        h("p", { class: "small muted" }, t("magellan.quick.recorded_as", { steps: planText(state, events), count: events.length })),
-      );
-    }
+    if (choice.winner !== undefined) parts.push(summary.text, summary.steps);
     return parts;
   }
 
@@ -135,10 +154,11 @@ export function openQuickEntry(ctl) {
   function render() {
     sheet.setBody(body());
     if (confirmButton) confirmButton.disabled = running || choice.winner === undefined;
+    showSummary();
   }
 
   async function run() {
-    if (running || choice.winner === undefined) return;
+    if (running || choice.winner === undefined || !priceOk()) return;
     if (ctl.table.version !== startVersion) {
       sheet.close();
       return;

@@ -1,36 +1,130 @@
-// The end (MG-10 … MG-12): money left in hand (outcomes depth), the Pizarro helper (bust chance,
-// chance to beat the leader, advice), the standings, and the end screen with every player's
+// The end (MG-10 … MG-12): money left in hand (outcomes depth: every hand typed in, then one sheet
+// for all), the Pizarro helper (bust chance, chance to beat the leader, advice), the standings, and the end screen with every player's
 // breakdown — fields, money crowns, each Magellan pile with its multiplier, Pizarro.
 import { h } from "../../dom.js";
 import { t, list, percent } from "../../i18n.js";
 import { bigButton, prompt } from "../../ui/action-bar.js";
 import { panel } from "../../ui/panel.js";
 import { explanationLine, gameResultPanel, winnerNames } from "../../ui/result-panel.js";
+import { openSheet } from "../../ui/sheet.js";
 import { PIZARRO_LIMIT, ROMAN, crownsOf, explorerName, playerName, seatDot, sum, whyLink } from "./common.js";
+import { describeEvent } from "./describe.js";
 import { moneyPad, pickedCards, seatChips } from "./inputs.js";
 
-/** Outcomes depth: every player types in the money cards left in hand (MG-10). */
+/**
+ * Outcomes depth: every player's money cards left in hand (MG-10 counts their crowns, MG-1). Each
+ * hand is typed in and kept on the phone ("done"), the pad moves on to the next player, and once
+ * every hand is typed ONE sheet lists them all for a single confirmation (issue 26: no sheet per
+ * hand). ui.hands: seat → cards typed; ui.kept: the seats whose hand is done.
+ */
 export function finalHandBody(table, ui, env) {
   const state = table.state;
   const waiting = (table.legal_actions.actors || []).map((a) => a.seat);
   const seats = state.players.map((p) => p.seat);
-  if (ui.seat === null || ui.seat === undefined || !seats.includes(ui.seat)) ui.seat = waiting[0] ?? 0;
+  // Hands recorded meanwhile (another phone, or the sheet) are no longer typed here.
+  ui.kept = ui.kept.filter((s) => waiting.includes(s));
+  for (const s of Object.keys(ui.hands)) if (!waiting.includes(Number(s))) delete ui.hands[s];
+  const open = waiting.filter((s) => !ui.kept.includes(s));
+  if (ui.seat === null || ui.seat === undefined || !seats.includes(ui.seat)) ui.seat = open[0] ?? waiting[0] ?? 0;
   const seat = ui.seat;
-  const marks = Object.fromEntries(state.players.map((p) => [p.seat, p.final_hand_entered ? "done" : "waiting"]));
-  const picked = ui.picked;
+  const marks = Object.fromEntries(
+    state.players.map((p) => [p.seat, p.final_hand_entered ? "done" : ui.kept.includes(p.seat) ? "kept" : "waiting"]),
+  );
+  const picked = ui.hands[seat] || [];
   const crowns = crownsOf(picked);
-  return [
-    seatChips(state, seats, seat, (s) => ui.set({ seat: s, picked: [] }), { testPrefix: "mg-hand-seat", marks }),
-    prompt(t("magellan.hand.prompt", { name: playerName(state, seat) }), " ", whyLink("MG-1", "why-money-crowns")),
-    pickedCards(picked, (i) => ui.set({ picked: picked.filter((_, j) => j !== i) }), { emptyText: t("magellan.hand.empty") }),
-    moneyPad({ onPick: (v) => ui.set({ picked: [...picked, v] }) }),
-    bigButton({
-      testid: "mg-hand-save",
-      label: picked.length ? t("magellan.hand.save", { name: playerName(state, seat) }) : t("magellan.hand.save_empty", { name: playerName(state, seat) }),
-      sub: picked.length ? t("magellan.hand.summary", { count: picked.length, crowns: t("magellan.crowns_short", { count: crowns }) }) : null,
-      onclick: () => env.propose({ type: "final_hand", seat, cards: [...picked].sort((a, b) => a - b) }),
-    }),
+  const setHand = (cards) => ui.set({ hands: { ...ui.hands, [seat]: cards } });
+  const name = playerName(state, seat);
+  const body = [
+    seatChips(state, seats, seat, (s) => ui.set({ seat: s }), { testPrefix: "mg-hand-seat", marks }),
+    prompt(t("magellan.hand.prompt", { name }), " ", whyLink("MG-1", "why-money-crowns")),
   ];
+  if (!waiting.includes(seat)) {
+    body.push(h("p", { class: "small muted", testid: "mg-hand-recorded" }, t("magellan.hand.recorded", { name })));
+  } else {
+    body.push(
+      pickedCards(picked, (i) => setHand(picked.filter((_, j) => j !== i)), { emptyText: t("magellan.hand.empty") }),
+      moneyPad({ onPick: (v) => setHand([...picked, v]) }),
+      bigButton({
+        testid: "mg-hand-save",
+        label: picked.length ? t("magellan.hand.save", { name }) : t("magellan.hand.save_empty", { name }),
+        sub: picked.length ? t("magellan.hand.summary", { count: picked.length, crowns: t("magellan.crowns_short", { count: crowns }) }) : null,
+        onclick: () => {
+          // Done with this hand: on to the next player still to type; after the last, the one sheet.
+          const kept = ui.kept.includes(seat) ? ui.kept : [...ui.kept, seat];
+          const hands = { ...ui.hands, [seat]: picked };
+          const after = [...waiting.filter((s) => s > seat), ...waiting.filter((s) => s < seat)];
+          const next = after.find((s) => !kept.includes(s));
+          ui.set({ kept, hands, seat: next ?? seat });
+          if (next === undefined) env.confirmHands();
+        },
+      }),
+    );
+  }
+  if (ui.kept.length) {
+    const all = ui.kept.length === waiting.length;
+    body.push(
+      bigButton({
+        testid: "mg-hands-confirm",
+        label: t("magellan.hands.check", { count: ui.kept.length }),
+        sub: all ? null : t("magellan.hands.still_open", { count: waiting.length - ui.kept.length }),
+        kind: all ? "primary" : "secondary",
+        extraClass: "mg-hands-confirm",
+        onclick: () => env.confirmHands(),
+      }),
+    );
+  }
+  return body;
+}
+
+/**
+ * The one confirm sheet for the end of the game: every hand typed so far, each with its cards and
+ * crowns (MG-1, MG-10), recorded one entry per player on a single Confirm. Returns the sheet.
+ */
+export function openHandsSheet(ctl, ui) {
+  const table = ctl.table;
+  const state = table.state;
+  const waiting = (table.legal_actions.actors || []).map((a) => a.seat);
+  const seats = waiting.filter((s) => ui.kept.includes(s));
+  if (!seats.length) return null;
+  const events = seats.map((seat) => ({ type: "final_hand", seat, cards: [...(ui.hands[seat] || [])].sort((a, b) => a - b) }));
+  const missing = waiting.filter((s) => !seats.includes(s));
+  let running = false;
+  const sheet = openSheet({
+    title: t("magellan.hands.title"),
+    confirmLabel: t("magellan.hands.record", { count: events.length }),
+    testid: "mg-hands-sheet",
+    onConfirm: async () => {
+      if (running) return;
+      running = true;
+      sheet.setBusy(true, { lock: true });
+      for (const event of events) {
+        const now = ctl.table;
+        if (!(now.legal_actions.actors || []).some((a) => a.seat === event.seat)) continue; // recorded meanwhile
+        const before = now.version;
+        await ctl.commitNow(event); // one entry per hand, each with its own Idempotency-Key
+        if (ctl.table.version === before) break; // refused or offline without a queue: the table says why
+      }
+      running = false;
+      sheet.close();
+    },
+  });
+  sheet.setBody([
+    h("p", { class: "small" }, t("magellan.hands.intro"), " ", whyLink("MG-10", "why-hands")),
+    h(
+      "ul",
+      { class: "mg-hands-list", testid: "mg-hands-list" },
+      ...events.map((e) =>
+        h(
+          "li",
+          { class: "mg-hands-row", testid: `mg-hands-row-${e.seat}`, "data-cards": e.cards.join(",") },
+          seatDot(state, e.seat),
+          h("span", {}, describeEvent(table, e)),
+        ),
+      ),
+    ),
+    missing.length ? h("p", { class: "small mg-warning", testid: "mg-hands-missing" }, t("magellan.hands.missing", { names: list(missing.map((s) => playerName(state, s))) })) : null,
+  ].filter(Boolean));
+  return sheet;
 }
 
 /** The leader among the others and how much Pizarro must bring to pass them. */

@@ -14,7 +14,7 @@ import { makeLibraryPanel } from "./library.js";
 import { handFor, minePanel } from "./mine.js";
 import { cardPanel, historyPanel, phaseEndPanel, playersPanel, sheetPanel } from "./panels.js";
 import { openQuickEntry } from "./quick.js";
-import { resultPanel, standingsPanel } from "./scoring.js";
+import { openHandsSheet, resultPanel, standingsPanel } from "./scoring.js";
 import { openSheetForm } from "./sheetform.js";
 import * as sheets from "./sheets.js";
 import { POWERS_CHANGED } from "./powers.js";
@@ -29,10 +29,14 @@ export function createScreen(container, ctl) {
 
   let current = null;
   let form = null;
+  let handsSheet = null; // the one sheet that confirms every hand at the end
   let historyOpen = false;
   const ui = {
     version: null,
     bid: null,
+    bidTyped: "",
+    hands: {}, // end of game (MG-10): money cards typed per seat, not yet recorded
+    kept: [], // the seats whose typed hand is done (listed in the one confirm sheet)
     picked: [],
     seat: null,
     pile: null,
@@ -44,9 +48,11 @@ export function createScreen(container, ctl) {
   };
 
   function resetUi(table) {
-    Object.assign(ui, { version: table.version, bid: null, picked: [], pile: null, discard: null, slideHere: false });
+    Object.assign(ui, { version: table.version, bid: null, bidTyped: "", picked: [], pile: null, discard: null, slideHere: false });
     // Keep the chosen seat for several-at-once entries (hands, income) only while that seat still acts.
     if (!(table.legal_actions.actors || []).some((a) => a.seat === ui.seat)) ui.seat = null;
+    // Hands typed at the end (MG-10) wait for their one sheet across other phones' entries.
+    if (table.legal_actions.step !== "final_hand") Object.assign(ui, { hands: {}, kept: [] });
   }
 
   /**
@@ -130,6 +136,11 @@ export function createScreen(container, ctl) {
     seatLinkOf: (seat) => ctl.seatLinks?.().find((link) => link.seat === seat) || null,
     propose,
     quickEntry: () => openQuickEntry(ctl),
+    /** MG-10: the hands typed so far, all in one confirm sheet. */
+    confirmHands: () => {
+      if (ctl.readOnly || (handsSheet && !handsSheet.closed)) return;
+      handsSheet = openHandsSheet(ctl, ui);
+    },
     openSheetForm: openForm,
   };
 
@@ -188,6 +199,7 @@ export function createScreen(container, ctl) {
       window.removeEventListener(POWERS_CHANGED, redrawOnPowers);
       bar.destroy();
       if (form) form.close();
+      if (handsSheet) handsSheet.close();
     },
   };
   return screen;

@@ -2,6 +2,7 @@
 import { mountSetup } from "./setup.js";
 import { createScreen } from "./screen.js";
 import { describe } from "./describe.js";
+import { replayState } from "./replay.js";
 
 export default {
   name: "mahe",
@@ -9,4 +10,5 @@ export default {
   mountSetup,
   createScreen,
   describe,
+  replayState,
 };

@@ -2,6 +2,7 @@
 import { mountSetup } from "./setup.js";
 import { createScreen } from "./screen.js";
 import { describe } from "./describe.js";
+import { replayState } from "./replay.js";
 
 export default {
   name: "mhing",
@@ -9,6 +10,7 @@ export default {
   mountSetup,
   createScreen,
   describe,
+  replayState,
   /** Every Mhing entry ends a round or the game and settles scores: confirmed first. */
   confirmFirst: () => true,
 };

@@ -1,0 +1,7 @@
+// The table at one step of the log's replay (js/ui/log.js), read-only: the standings and the
+// rounds so far.
+import { standings, history } from "./standings.js";
+
+export function replayState(table) {
+  return [standings(table), history(table)];
+}
