@@ -147,12 +147,19 @@ def test_outcomes_game_from_a_shared_sheet_types_no_printed_value(live_server: s
 
     # --- The scoring on the phone (MG-10): hands, then the Pizarro draw (MG-11). ---
     expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "final_hand")
-    for seat, cards in enumerate([[1, 5], [], [9], [2, 3]]):
-        tap(page, f"mg-hand-seat-{seat}")
+    hands = [[1, 5], [], [9], [2, 3]]
+    for seat, cards in enumerate(hands):
+        expect(page.get_by_test_id(f"mg-hand-seat-{seat}")).to_have_attribute("aria-pressed", "true")
         for value in cards:
             tap(page, f"mg-money-{value}")
         tap(page, "mg-hand-save")
-        confirm(page, f"{NAMES[seat]} has")
+    hands_sheet = page.get_by_test_id("mg-hands-sheet")
+    for seat, cards in enumerate(hands):
+        expect(hands_sheet.get_by_test_id(f"mg-hands-row-{seat}")).to_have_attribute(
+            "data-cards", ",".join(map(str, sorted(cards)))
+        )
+    hands_sheet.get_by_test_id("confirm").tap()
+    expect(hands_sheet).to_have_count(0)
     expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "pizarro")
     tap(page, "mg-pizarro-card-8")
     confirm(page, "Pizarro total: 8")
