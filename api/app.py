@@ -15,7 +15,7 @@ from api.groups.history import FactsCache
 from api.groups.store import GroupStore
 from api.http import games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
 from api.http.compression import install_compression
-from api.http.context import SHEETS_KEY, STORE_KEY
+from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
 from api.http.conventions import apply_conventions
 from api.http.limits import install_rate_limits
 from api.http.links import add_links
@@ -28,6 +28,7 @@ from api.http.spec_style import install_spec_style
 from api.http.stream import install_change_feed
 from api.http.verification import install_verification_limits
 from api.http.vocabulary import register_views, register_vocabulary
+from api.sheets.library import SheetLibrary
 from api.sheets.store import SheetStore
 from api.tables.store import TableStore
 
@@ -111,6 +112,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     app.extensions[STORE_KEY] = TableStore(engine)
     install_change_feed(app, url)
     app.extensions[SHEETS_KEY] = SheetStore(engine)
+    app.extensions[LIBRARY_KEY] = SheetLibrary(engine)
     app.extensions[groups.GROUPS_KEY] = GroupStore(engine, app.extensions[STORE_KEY])
     # A group's streams hear its changes as a table's hear its appends (SQLite: in this process).
     app.extensions[groups.GROUPS_KEY].on_commit = app.extensions[STORE_KEY].on_commit

@@ -94,6 +94,36 @@ board_sheets = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
+# The library of board sheets (MG-2): numbers published for an edition, and the tables that
+# confirmed them against their own board (once per table). One row per distinct set of numbers.
+sheet_publications = Table(
+    "sheet_publications",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("edition", String(80), nullable=False),
+    Column("edition_key", String(320), nullable=False),
+    Column("data", JSON, nullable=False),
+    Column("fingerprint", String(64), nullable=False),
+    Column("filled", Integer, nullable=False),
+    Column("sheet_id", String(32), nullable=True),
+    Column("published_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("game", "edition_key", "fingerprint", name="uq_sheet_publications_values"),
+)
+
+sheet_confirmations = Table(
+    "sheet_confirmations",
+    metadata,
+    Column(
+        "publication_id",
+        String(32),
+        ForeignKey("sheet_publications.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("table_id", String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("confirmed_at", DateTime(timezone=True), nullable=False),
+)
+
 # A group (family, club): its players, and the tables it played with which player in which seat.
 player_groups = Table(
     "player_groups",

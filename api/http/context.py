@@ -9,10 +9,12 @@ from flask import current_app, request
 from api.tables.store import TableStore
 
 if TYPE_CHECKING:
+    from api.sheets.library import SheetLibrary
     from api.sheets.store import SheetStore
 
 STORE_KEY = "kibitz.store"
 SHEETS_KEY = "kibitz.sheets"
+LIBRARY_KEY = "kibitz.sheet_library"
 
 
 def store() -> TableStore:
@@ -21,6 +23,10 @@ def store() -> TableStore:
 
 def sheet_store() -> SheetStore:
     return current_app.extensions[SHEETS_KEY]  # type: ignore[no-any-return]
+
+
+def sheet_library() -> SheetLibrary:
+    return current_app.extensions[LIBRARY_KEY]  # type: ignore[no-any-return]
 
 
 def bearer_token() -> str | None:

@@ -44,7 +44,7 @@ STATUS_TEXT = {
     401: "No token where one is needed (`unauthorized`, `seat-token-required`, `edit-token-required`)",
     403: "The token does not open this (`bad-write-token`, `bad-seat-token`, `bad-edit-token`, "
     "`seat-token-required`)",
-    404: "No such resource (`table-not-found`, `seat-not-found`, `sheet-not-found`)",
+    404: "No such resource (`table-not-found`, `seat-not-found`, `sheet-not-found`, `publication-not-found`)",
     409: "The resource moved on (`stale-version`) or is not there yet (`game-not-finished`)",
     413: "`request-too-large`: the body is over 256 KiB",
     422: "`invalid-request`: a field the document describes is missing or of the wrong kind (`errors` "
@@ -80,6 +80,14 @@ PER_OPERATION = {
     ("/api/tables/{table_id}/export.csv", "get", 409): "`game-not-finished`",
     ("/api/tables/{table_id}/export/bgstats", "get", 409): "`game-not-finished`",
     ("/api/sheets/{sheet_id}", "put", 409): "`stale-version`: the sheet changed meanwhile",
+    ("/api/sheets/{sheet_id}/publish", "post", 422): "`empty-sheet` (no number typed in yet), "
+    "`edition-required` (a blank edition), or `invalid-request`",
+    ("/api/sheets/library/{publication_id}/confirm", "post", 404): "`publication-not-found`, "
+    "`table-not-found`",
+    ("/api/sheets/library/{publication_id}/confirm", "post", 409): "`sheet-disagrees`: the table's "
+    "board sheet lacks or differs in the published numbers; `entries` names them",
+    ("/api/sheets/library/{publication_id}/confirm", "post", 422): "`wrong-game`: the table plays "
+    "another game; or `invalid-request`",
     ("/api/magellan/score", "post", 422): "An impossible position, `board-sheet-incomplete` (MG-2) or "
     "`invalid-request`",
     ("/api/mhing/score", "post", 422): "An unknown card, an impossible count (MH-1), a bad group, or "
@@ -90,6 +98,8 @@ LIMITED = {
     ("/api/tables", "post"),
     ("/api/sheets", "post"),
     ("/api/sheets/{sheet_id}", "put"),
+    ("/api/sheets/{sheet_id}/publish", "post"),
+    ("/api/sheets/library/{publication_id}/confirm", "post"),
     ("/api/tables/{table_id}/events", "post"),
     ("/api/tables/{table_id}/preview", "post"),
     ("/api/tables/{table_id}/seats/{seat}", "get"),

@@ -38,9 +38,9 @@ class AppPathConverter(PathConverter):
 
 
 class SheetIdConverter(PathConverter):
-    """A sheet id: one path segment that is not the fixed word `template`."""
+    """A sheet id: one path segment that is not one of the fixed words `template`, `library`."""
 
-    regex = r"(?!template$)[^/]+"
+    regex = r"(?!(?:template|library)$)[^/]+"
 
 
 def register_path_converter(app: Flask) -> None:

@@ -4,6 +4,7 @@ ids, tokens and times are fixed stand-ins; nothing random, so openapi.yaml is re
 
 from __future__ import annotations
 
+import copy
 import json
 from functools import cache
 from typing import Any
@@ -27,6 +28,8 @@ from api.rules.mhing.waits import waits_json
 from api.rules.referee import rules_view
 from api.rules.registry import GAMES, get_game
 from api.rules.replay import advance
+from api.sheets.kinds import sheet_kind
+from api.sheets.library import disagreements
 from api.tables.chain import RecordKey
 from api.tables.record import verify_record
 
@@ -39,11 +42,13 @@ WRITE_TOKEN = "wT4k…(32 characters)"
 CREATED = "2026-11-25T10:00:00+00:00"
 UPDATED = "2026-11-25T10:04:00+00:00"
 GROUP_ID = "GrP7qK2xZ0a1b2c3"
+PUBLICATION_ID = "Pb4nR8wK1zT6yH3m"
 PARAMETER_EXAMPLES: dict[str, Any] = {
     "table_id": TABLE_ID,
     "sheet_id": SHEET_ID,
     "seat": 0,
     "group_id": GROUP_ID,
+    "publication_id": PUBLICATION_ID,
 }
 
 
@@ -216,6 +221,52 @@ def mahe_table(version: int) -> dict[str, Any]:
     }
 
 
+def library_examples() -> dict[str, Any]:
+    """A published sheet confirmed at three tables, and another print with one number apart (MG-2:
+    the numbers are an example of what players type in from their board, not real printed values)."""
+    data = example_sheet()
+    kind = sheet_kind("magellan")
+    publication = {
+        "id": PUBLICATION_ID,
+        "game": "magellan",
+        "edition": "Hans im Glück 2024",
+        "data": data,
+        "filled": sum(v is not None for v in kind.entries(data).values()),
+        "confirmations": 3,
+        "published_at": CREATED,
+        "last_confirmed_at": UPDATED,
+    }
+    other_data = copy.deepcopy(data)
+    other_data["explorers"]["cook"]["A"]["III"]["crowns"] = 38
+    other = {
+        **publication,
+        "id": "Pc9sL2vQ5xM8jD0a",
+        "data": other_data,
+        "filled": sum(v is not None for v in kind.entries(other_data).values()),
+        "confirmations": 1,
+        "last_confirmed_at": CREATED,
+    }
+    disagree = disagreements([kind.entries(data), kind.entries(other_data)])
+    return {
+        "publishSheet": {
+            "created": True,
+            "publication": {**publication, "confirmations": 0, "last_confirmed_at": None},
+        },
+        "confirmPublishedSheet": {"counted": True, "publication": publication},
+        "listSheetLibrary": {
+            "game": "magellan",
+            "editions": [
+                {
+                    "edition": "Hans im Glück 2024",
+                    "confirmations": 4,
+                    "publications": [publication, other],
+                    "disagreements": disagree,
+                }
+            ],
+        },
+    }
+
+
 def sheet(version: int) -> dict[str, Any]:
     data = example_sheet()
     missing = missing_entries(parse_sheet(data), side_map({}))
@@ -323,6 +374,7 @@ def response_examples() -> dict[str, Any]:
         "getSheetTemplate": {"game": "magellan", "data": sheet_json(blank)},
         "getSheet": sheet(1),
         "updateSheet": sheet(2),
+        **library_examples(),
         "verifyRecord": verify_record(examples.RECORD, EXAMPLE_KEY),  # unsigned: no key decides it
         "getRecordKey": EXAMPLE_KEY.published(),
     }  # fmt: skip

@@ -36,6 +36,13 @@ class ProblemSchema(Schema):
     table = fields.Dict(
         metadata={"description": "The current table, with 409 stale-version", "x-ref": "Table"}
     )
+    entries = fields.List(
+        fields.String(),
+        metadata={
+            "description": "With 409 `sheet-disagrees`: the published board-sheet entries the table's "
+            "sheet lacks or has other numbers for (MG-2)"
+        },
+    )
 
 
 class PlayerSetupSchema(Schema):

@@ -6,12 +6,13 @@ from typing import Any
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
-from api.http.context import bearer_token, sheet_store
+from api.http.context import bearer_token, sheet_library, sheet_store, store
 from api.http.limits import guard_creation, guard_token
-from api.http.strict import Name
+from api.http.strict import NAME_CHARACTER, NAME_RULES, Name, check_text
 from api.sheets.kinds import SHEET_KINDS, sheet_kind
+from api.sheets.library import publication_view
 from api.sheets.store import sheet_view
 
 blp = Blueprint("sheets", __name__, url_prefix="/api/sheets", description="Board sheets (Magellan MG-2)")
@@ -142,3 +143,200 @@ class SheetResource(MethodView):
                 sheet_id, bearer_token(), body["name"], body["data"], body["expected_version"]
             )
         return sheet_view(sheet)
+
+
+# ---------- the library: sheets published for an edition, confirmed by tables (MG-2) ----------
+
+EDITION_RULES = (
+    "The printed edition the numbers were typed from, as people name it (e.g. the publisher and "
+    "year on the box). One edition however it is spelt: case and spaces do not matter."
+)
+
+
+MAX_EDITION = 80
+
+
+def _edition_length(value: str) -> None:
+    if not 1 <= len(value) <= MAX_EDITION:
+        raise ValidationError(f"An edition is 1 to {MAX_EDITION} characters long.")
+
+
+def edition_field(**kwargs: Any) -> Name:
+    # The length lives in the pattern (not minLength/maxLength), so fuzzers need not merge the two.
+    return Name(
+        validate=_edition_length,
+        metadata={
+            "description": f"{EDITION_RULES} 1 to {MAX_EDITION} characters. {NAME_RULES}",
+            "pattern": rf"^{NAME_CHARACTER}{{1,{MAX_EDITION}}}$",
+            "example": "Hans im Glück 2024",
+        },
+        **kwargs,
+    )
+
+
+class PublishSchema(Schema):
+    edition = edition_field(required=True)
+
+
+class ConfirmSchema(Schema):
+    table_id = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "The table that plays with these numbers; its write token authorizes"},
+    )
+
+
+class PublicationSchema(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    edition = fields.String(required=True, metadata={"description": "As first published"})
+    data = fields.Dict(
+        required=True,
+        metadata={
+            "description": "The published numbers; null where the publisher typed none",
+            "x-ref": "BoardSheet",
+        },
+    )
+    filled = fields.Integer(
+        strict=True, required=True, metadata={"description": "How many entries have a number"}
+    )
+    confirmations = fields.Integer(
+        strict=True,
+        required=True,
+        metadata={"description": "Distinct tables whose players confirmed these numbers on their board"},
+    )
+    published_at = fields.DateTime(required=True)
+    last_confirmed_at = fields.DateTime(required=True, allow_none=True)
+
+
+class PublishedSchema(Schema):
+    created = fields.Boolean(
+        required=True,
+        metadata={"description": "False: these numbers were already published for this edition"},
+    )
+    publication = fields.Nested(PublicationSchema, required=True)
+
+
+class ConfirmedSchema(Schema):
+    counted = fields.Boolean(
+        required=True, metadata={"description": "False: this table had confirmed it before (it counts once)"}
+    )
+    publication = fields.Nested(PublicationSchema, required=True)
+
+
+class EditionSchema(Schema):
+    edition = fields.String(required=True)
+    confirmations = fields.Integer(
+        strict=True, required=True, metadata={"description": "Sum over the edition's publications"}
+    )
+    publications = fields.List(
+        fields.Nested(PublicationSchema),
+        required=True,
+        metadata={"description": "Each distinct set of numbers apart, the most confirmed first"},
+    )
+    disagreements = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Entries the publications give different numbers for: look at your board"},
+    )
+
+
+class LibraryQuerySchema(Schema):
+    game = fields.String(required=True, metadata={"enum": list(SHEET_KINDS), "example": "magellan"})
+    edition = fields.String(
+        validate=[check_text, validate.Length(min=1, max=80)],
+        metadata={
+            "description": "Only this edition (case and spaces do not matter)",
+            "example": "Hans im Glück 2024",
+        },
+    )
+
+
+class LibrarySchema(Schema):
+    game = fields.String(required=True)
+    editions = fields.List(fields.Nested(EditionSchema), required=True)
+
+
+@blp.route("/<sheet_id:sheet_id>/publish")
+class PublishSheet(MethodView):
+    @blp.doc(operationId="publishSheet", security=[{"editToken": []}])
+    @blp.arguments(PublishSchema, example={"edition": "Hans im Glück 2024"})
+    @blp.response(201, PublishedSchema)
+    @blp.alt_response(
+        200, schema=PublishedSchema, description="These very numbers were already published for this edition"
+    )
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No edit token")
+    @blp.alt_response(403, response="FORBIDDEN", description="Wrong edit token")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such sheet")
+    @blp.alt_response(
+        422, response="UNPROCESSABLE_ENTITY", description="`empty-sheet`: no number typed in yet"
+    )
+    def post(self, body: dict[str, Any], sheet_id: str) -> tuple[dict[str, Any], int]:
+        """Publish a board sheet for its edition
+
+        Shares the sheet's numbers (as they are now) with every group owning the same edition: they
+        pick it instead of typing the numbers in from their board. Needs the sheet's edit token.
+        Numbers stay what players typed in (MG-2: Kibitz never invents them); a sheet may be partial
+        (the numbers one game needed). The same numbers published again for the same edition are the
+        same publication (200); different numbers become a publication of their own, never merged.
+        Counts as a creation for the rate limit.
+        """
+        with guard_token(sheet_id):
+            sheet = sheet_store().with_token(sheet_id, bearer_token())
+        guard_creation()
+        publication, created = sheet_library().publish(sheet, body["edition"])
+        answer = {"created": created, "publication": publication_view(publication)}
+        return answer, 201 if created else 200
+
+
+@blp.route("/library")
+class Library(MethodView):
+    @blp.doc(operationId="listSheetLibrary")
+    @blp.arguments(LibraryQuerySchema, location="query")
+    @blp.response(200, LibrarySchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="The game has no board sheets")
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Published board sheets
+
+        The published sheets of a game by edition (optionally one edition), the most confirmed
+        first; each publication with its numbers and how many distinct tables confirmed them on
+        their own board. Publications with different numbers stay apart, and `disagreements` names
+        the entries they differ on. At most 200 publications.
+        """
+        sheet_kind(query["game"])
+        editions = sheet_library().listing(query["game"], query.get("edition"))
+        return {
+            "game": query["game"],
+            "editions": [
+                {**edition, "publications": [publication_view(p) for p in edition["publications"]]}
+                for edition in editions
+            ],
+        }
+
+
+@blp.route("/library/<publication_id>/confirm")
+class ConfirmPublication(MethodView):
+    @blp.doc(operationId="confirmPublishedSheet", security=[{"writeToken": []}])
+    @blp.arguments(ConfirmSchema, example={"table_id": "q3vR7kP2mX9tL4wA"})
+    @blp.response(200, ConfirmedSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No write token of the table")
+    @blp.alt_response(403, response="FORBIDDEN", description="Not this table's write token")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such publication or table")
+    @blp.alt_response(
+        409, response="CONFLICT", description="`sheet-disagrees`: the table's sheet has other numbers"
+    )
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="`wrong-game`")
+    def post(self, body: dict[str, Any], publication_id: str) -> dict[str, Any]:
+        """Confirm a published board sheet at a table
+
+        The players of a table that plays with these numbers found them equal to their own board.
+        Needs the table's write token (`Authorization: Bearer …`); the table's board sheet must
+        have every published number, equal (`entries` in a 409 lists the others). Each table counts
+        once, however often it confirms.
+        """
+        table_id = body["table_id"]
+        with guard_token(table_id):
+            store().check_token(table_id, bearer_token())
+        table = store().get(table_id)
+        publication, counted = sheet_library().confirm(publication_id, table_id, table.game, table.state)
+        return {"counted": counted, "publication": publication_view(publication)}

@@ -117,6 +117,11 @@ def _check_text(text: str) -> None:
         raise ApiProblem(400, "control-character", "Text must not contain control characters such as NUL.")
 
 
+def check_text(text: str) -> None:
+    """A text from outside a JSON body (a query parameter): the same refusals (400) as in bodies."""
+    _check_text(text)
+
+
 def strict_json(data: bytes | str) -> Any:
     """Parse a request body as JSON, refusing what would hurt later: nesting deeper than MAX_DEPTH,
     integers longer than MAX_INT_DIGITS, NaN/Infinity, a key given twice in one object, text that is

@@ -15,6 +15,11 @@ class SheetKind:
     blank: Callable[[], dict[str, Any]]
     normalize: Callable[[Mapping[str, Any]], dict[str, Any]]
     missing: Callable[[Mapping[str, Any]], list[str]]
+    #: Every entry of a (normalized) sheet by its label, None where not typed in: what a library
+    #: compares publications and a table's sheet by.
+    entries: Callable[[Mapping[str, Any]], dict[str, int | None]]
+    #: The sheet a table of this game plays with now, from its stored state.
+    of_table: Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
 def _magellan_missing(data: Mapping[str, Any]) -> list[str]:
@@ -27,11 +32,27 @@ def _magellan_missing(data: Mapping[str, Any]) -> list[str]:
     return missing
 
 
+def _magellan_entries(data: Mapping[str, Any]) -> dict[str, int | None]:
+    sheet = magellan_sheet.parse_sheet(data)
+    return {
+        magellan_sheet.label(slot): value
+        for slot, value in zip(magellan_sheet.SLOTS, sheet.values, strict=True)
+    }
+
+
+def _magellan_of_table(state: Mapping[str, Any]) -> dict[str, Any]:
+    from api.rules.magellan import serial
+
+    return magellan_sheet.sheet_json(serial.load(state).sheet)
+
+
 SHEET_KINDS: dict[str, SheetKind] = {
     "magellan": SheetKind(
         blank=magellan_sheet.blank_sheet,
         normalize=lambda data: magellan_sheet.sheet_json(magellan_sheet.parse_sheet(data)),
         missing=_magellan_missing,
+        entries=_magellan_entries,
+        of_table=_magellan_of_table,
     ),
 }
 

@@ -77,6 +77,20 @@ class SheetStore:
             raise sheet_not_found(sheet_id)
         return _row(row)
 
+    def with_token(self, sheet_id: str, token: str | None) -> SheetRow:
+        """The sheet, for the holder of its edit token only (401 without one, 403 for another)."""
+        if not is_our_id(sheet_id):
+            raise sheet_not_found(sheet_id)
+        with read_connection(self.engine) as conn:
+            row = conn.execute(select(board_sheets).where(board_sheets.c.id == sheet_id)).mappings().first()
+        if row is None:
+            raise sheet_not_found(sheet_id)
+        if not token:
+            raise ApiProblem(401, "edit-token-required", "Changing a sheet needs its edit token.")
+        if not token_matches(token, row["edit_token_hash"]):
+            raise ApiProblem(403, "bad-edit-token", "This edit token does not belong to this sheet.")
+        return _row(row)
+
     def update(
         self,
         sheet_id: str,

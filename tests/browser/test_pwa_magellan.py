@@ -450,6 +450,17 @@ def test_board_sheet_form_unblocks_the_scoring(live_server: str, phone_page: Any
     tap(page, "mg-sheet-fix")
     form = page.get_by_test_id("mg-sheet-form")
     expect(form).to_be_visible()
+    # The form asks for what the scoring waits for, not the whole board (MG-2, MG-10): only the
+    # crowns of fields with ships whose number is missing; the rest is one tap away.
+    missing = form.get_by_test_id("mg-sheet-missing")
+    expect(form.locator("input.mg-num:visible")).to_have_count(needed_now)
+    expect(form.locator("input.mg-num.is-needed:visible")).to_have_count(needed_now)
+    expect(missing).to_have_attribute("data-missing", str(needed_now))
+    expect(missing).to_contain_text(f"{needed_now} of {needed_now} entries")
+    assert needed_now < 35
+    page.screenshot(path="/tmp/kibitz-magellan-sheet-form-focused-360x740.png")
+    tap(page, "mg-sheet-show-all")
+    expect(form.get_by_test_id("mg-sheet-show-all")).to_be_hidden()
     # Only what these sides need (MG-2): 21 bags (Vasco B has two parts per field) and 14 crowns
     # (no crowns for Magellan, Vasco B's left parts and Pizarro B field III: a rule scores those).
     inputs = form.locator("input.mg-num")
@@ -459,7 +470,7 @@ def test_board_sheet_form_unblocks_the_scoring(live_server: str, phone_page: Any
     expect(form.get_by_test_id("mg-sheet-vasco-II-left-crowns")).to_have_count(0)
     expect(form.get_by_test_id("mg-sheet-vasco-II-right-crowns")).to_have_count(1)
     expect(form.get_by_test_id("mg-sheet-pizarro-III-crowns")).to_have_count(0)
-    missing = form.get_by_test_id("mg-sheet-missing")
+    expect(inputs.locator("visible=true")).to_have_count(35)
     expect(missing).to_have_attribute("data-missing", "35")
     box = form.get_by_test_id("mg-sheet-cook-II-crowns").bounding_box()
     assert box and box["height"] >= 48

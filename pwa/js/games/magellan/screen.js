@@ -10,6 +10,7 @@ import { boardPanel } from "./board.js";
 import { notes, renderControls } from "./controls.js";
 import { describe, describeEvent } from "./describe.js";
 import { confirmFirst } from "./common.js";
+import { makeLibraryPanel } from "./library.js";
 import { handFor, minePanel } from "./mine.js";
 import { cardPanel, historyPanel, phaseEndPanel, playersPanel, sheetPanel } from "./panels.js";
 import { openQuickEntry } from "./quick.js";
@@ -181,6 +182,8 @@ export function createScreen(container, ctl) {
   const redrawOnPowers = () => current && screen.update(current);
   window.addEventListener(POWERS_CHANGED, redrawOnPowers);
 
+  const library = makeLibraryPanel(ctl);
+
   const screen = {
     /** @param {MagellanTable} table */
     update(table) {
@@ -198,6 +201,7 @@ export function createScreen(container, ctl) {
           playersPanel(table),
           phaseEndPanel(table),
           keepOpen(historyPanel(table)),
+          library.render(table),
           sheetPanel(table, { readOnly: ctl.readOnly, onOpen: () => openForm(table.state.board_sheet_needed_now || []) }),
         ].filter(Boolean),
       );

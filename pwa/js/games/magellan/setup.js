@@ -8,6 +8,7 @@ import { toast, toastError } from "../../toast.js";
 import { panel } from "../../ui/panel.js";
 import { playersList, seatSelect, segmented, setupForm } from "../../ui/players-form.js";
 import { EXPLORERS, explorerName, missingSlots, neededSlots, whyLink } from "./common.js";
+import { libraryPicker } from "./library.js";
 import { openSheetForm } from "./sheetform.js";
 import * as sheets from "./sheets.js";
 
@@ -25,6 +26,7 @@ export function mountSetup(container, { meta, create }) {
     depth: "outcomes",
     chance: "physical",
     sheetId: known[0]?.id || "",
+    publication: null, // a published sheet picked from the library (MG-2), instead of an own one
   };
   const sheetData = new Map(); // id → data as last read
 
@@ -102,6 +104,17 @@ export function mountSetup(container, { meta, create }) {
   function renderSheetInfo() {
     const id = form.sheetId;
     editSheetButton.hidden = !id;
+    if (!id && form.publication) {
+      // Only what the picked sheet lacks for these sides, asked for when the game needs it.
+      const missing = missingSlots(form.publication.data, form.sides).length;
+      sheetInfo.dataset.missing = String(missing);
+      sheetInfo.replaceChildren(
+        missing ? t("magellan.setup.sheet_missing", { count: missing }) : t("magellan.setup.sheet_complete"),
+        " ",
+        whyLink("MG-2", "why-sheet"),
+      );
+      return;
+    }
     if (!id) {
       sheetInfo.replaceChildren(t("magellan.setup.sheet_none_hint", { count: neededSlots(form.sides).length }), " ", whyLink("MG-2", "why-sheet"));
       return;
@@ -142,8 +155,23 @@ export function mountSetup(container, { meta, create }) {
     }
   }
 
+  const picker = libraryPicker({
+    onPick: (publication) => {
+      form.publication = publication;
+      if (publication) {
+        form.sheetId = "";
+        sheetSelect.value = "";
+      }
+      renderSheetInfo();
+    },
+  });
+
   sheetSelect.addEventListener("change", () => {
     form.sheetId = sheetSelect.value;
+    if (form.sheetId) {
+      form.publication = null;
+      picker.clear();
+    }
     renderSheetInfo();
     loadSheet(form.sheetId);
   });
@@ -154,7 +182,8 @@ export function mountSetup(container, { meta, create }) {
     openSheetForm({
       title: existingId ? t("magellan.sheet.title_edit") : t("magellan.sheet.title_new"),
       sides: { ...form.sides },
-      data: existingId ? sheetData.get(existingId) : { explorers: {} },
+      // A new sheet starts from the picked shared numbers: only what they lack is left to type.
+      data: existingId ? sheetData.get(existingId) : form.publication ? form.publication.data : { explorers: {} },
       name: entry ? (own ? entry.name : t("magellan.sheet.copy_of", { name: entry.name })) : t("magellan.sheet.default_name"),
       saveLabel: t("magellan.sheet.save"),
       onSave: async ({ name, data }) => {
@@ -162,6 +191,8 @@ export function mountSetup(container, { meta, create }) {
           const saved = await sheets.saveSheet(own ? existingId : null, name, data);
           sheetData.set(saved.id, saved.data);
           form.sheetId = saved.id;
+          form.publication = null;
+          picker.clear();
           renderSheetSelect();
           renderSheetInfo();
           toast(t("magellan.sheet.saved", { name: saved.name }));
@@ -210,14 +241,18 @@ export function mountSetup(container, { meta, create }) {
   async function createTable(options) {
     const names = players.names();
     const sheetId = form.sheetId;
+    const publication = sheetId ? null : form.publication;
     if (sheetId) {
       const fresh = await loadSheet(sheetId); // the newest numbers, or the ones read before when offline
       const data = fresh?.data || sheetData.get(sheetId);
       if (data) options.board_sheet = data;
+    } else if (publication) {
+      options.board_sheet = publication.data; // the published numbers as typed in by players (MG-2)
     }
     const ok = await create({ game: "magellan", players: names.map((name) => ({ name })), options });
     const id = ok ? /^#\/t\/([^/?]+)/.exec(location.hash)?.[1] : null;
     if (id && sheetId && options.board_sheet) sheets.linkTable(decodeURIComponent(id), sheetId);
+    if (id && publication) sheets.linkPublication(decodeURIComponent(id), { id: publication.id, edition: publication.edition, confirmed: false });
   }
   const standardSides = Object.fromEntries(EXPLORERS.map((e) => [e, "A"]));
   const standardButton = h(
@@ -257,6 +292,7 @@ export function mountSetup(container, { meta, create }) {
       panel(
         { title: t("magellan.setup.sheet"), labelFor: "mg-sheet-select", testid: "mg-sheet-panel" },
         sheetSelect,
+        picker.el,
         sheetInfo,
         h("div", { class: "mg-button-row" }, newSheetButton, editSheetButton),
         h("div", { class: "join-row mg-sheet-add" }, addIdInput, addIdButton),
@@ -271,4 +307,5 @@ export function mountSetup(container, { meta, create }) {
   renderSheetSelect();
   renderSheetInfo();
   if (form.sheetId) loadSheet(form.sheetId);
+  picker.load();
 }

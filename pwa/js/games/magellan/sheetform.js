@@ -30,6 +30,8 @@ function parseNumber(text) {
 /**
  * openSheetForm({title, sides, data, name, needNow: [labels], saveLabel, onSave({name, data}) → Promise<bool>})
  * A full-screen form above the current view; resolves nothing — it closes itself after a successful save.
+ * With `needNow` (what the table waits for: the bags of an income, the crowns of the scoring) the
+ * form shows only those boxes — the rest of the sheet stays as it is, one tap away ("show all").
  * @param {object} options
  * @param {string} options.title
  * @param {Record<string, string>} options.sides  explorer → "A" | "B"
@@ -47,6 +49,7 @@ export function openSheetForm({ title, sides, data, name = "", needNow = [], sav
   const needed = new Set(needNow);
   const inputs = new Map(); // slotKey → {slot, input}
   let busy = false;
+  let focused = needed.size > 0; // only the boxes the table waits for
 
   const nameInput = h("input", {
     type: "text",
@@ -62,10 +65,26 @@ export function openSheetForm({ title, sides, data, name = "", needNow = [], sav
   const saveButton = h("button", { type: "submit", class: "btn btn-primary btn-big", testid: "mg-sheet-save" }, saveLabel || t("magellan.sheet.save"));
   const closeButton = h("button", { type: "button", class: "icon-button mg-overlay-close", testid: "mg-sheet-close", "aria-label": t("common.close") }, "×");
 
+  const showAllButton = h("button", { type: "button", class: "btn btn-secondary mg-sheet-show-all", testid: "mg-sheet-show-all" }, t("magellan.sheet.show_all"));
+  showAllButton.hidden = !focused;
+  showAllButton.addEventListener("click", () => {
+    focused = false;
+    overlay.classList.remove("is-focused");
+    showAllButton.hidden = true;
+    refresh();
+  });
+
   function refresh() {
     let missing = 0;
     let invalid = 0;
+    let shown = 0;
     for (const { slot, input } of inputs.values()) {
+      if (focused && !needed.has(slotLabel(slot))) {
+        const parsed = parseNumber(input.value);
+        if (!parsed.ok) invalid += 1;
+        continue;
+      }
+      shown += 1;
       const parsed = parseNumber(input.value);
       const empty = parsed.ok && parsed.value === null;
       input.classList.toggle("is-missing", empty);
@@ -80,7 +99,7 @@ export function openSheetForm({ title, sides, data, name = "", needNow = [], sav
     missingText.textContent = invalid
       ? t("magellan.sheet.invalid", { count: invalid })
       : missing
-        ? t("magellan.sheet.missing_count", { count: missing, total: slots.length })
+        ? t("magellan.sheet.missing_count", { count: missing, total: focused ? shown : slots.length })
         : t("magellan.sheet.complete");
     saveButton.disabled = busy || invalid > 0;
   }
@@ -105,7 +124,7 @@ export function openSheetForm({ title, sides, data, name = "", needNow = [], sav
     input.addEventListener("keydown", (e) => {
       if (e.key !== "Enter") return;
       e.preventDefault();
-      const all = [...inputs.values()].map((x) => x.input);
+      const all = [...inputs.values()].map((x) => x.input).filter((el) => el.offsetParent !== null && getComputedStyle(el).visibility !== "hidden");
       const next = all[all.indexOf(input) + 1];
       if (next) next.focus();
       else input.blur();
@@ -118,21 +137,31 @@ export function openSheetForm({ title, sides, data, name = "", needNow = [], sav
     const side = sides[explorer] || "A";
     const rows = [];
     const fixedReasons = new Set();
+    let wanted = false; // a box the table waits for is in this section
     for (const field of [1, 2, 3]) {
       for (const part of partsOf(explorer, side)) {
         const base = { explorer, side, field, part };
         const fixed = crownsFixed(explorer, side, field, part);
         if (fixed) fixedReasons.add(fixed);
-        rows.push(
+        const cells = [
           h("span", { class: "mg-sheet-field" }, ROMAN[field], part ? h("span", { class: "mg-sheet-part" }, t(`magellan.part.${part}`)) : null),
           numberInput({ ...base, what: "bags" }),
           fixed ? h("span", { class: "mg-sheet-fixed", title: t(`magellan.sheet.fixed.${fixed}`) }, "—") : numberInput({ ...base, what: "crowns" }),
-        );
+        ];
+        // Focused on what the table waits for: rows without such a box drop out, other boxes of a
+        // shown row stay in place but quiet (the CSS under .is-focused).
+        const rowWanted = [{ ...base, what: "bags" }, { ...base, what: "crowns" }].some((slot) => needed.has(slotLabel(slot)));
+        wanted ||= rowWanted;
+        for (const cell of cells) {
+          if (!rowWanted) cell.classList.add("mg-sheet-quiet-row");
+          else if (cell.tagName === "INPUT" && !cell.classList.contains("is-needed")) cell.classList.add("mg-sheet-quiet");
+        }
+        rows.push(...cells);
       }
     }
     return h(
       "section",
-      { class: "panel mg-sheet-explorer", testid: `mg-sheet-explorer-${explorer}` },
+      { class: ["panel", "mg-sheet-explorer", !wanted && "mg-sheet-quiet-section"], testid: `mg-sheet-explorer-${explorer}` },
       h("h3", { class: "mg-sheet-title" }, explorerName(explorer), " ", h("span", { class: "mg-side-badge" }, t("magellan.side_n", { side }))),
       h(
         "div",
@@ -164,11 +193,12 @@ export function openSheetForm({ title, sides, data, name = "", needNow = [], sav
       h("label", { class: "section-title", for: "mg-sheet-name" }, t("magellan.sheet.name")),
       nameInput,
       missingText,
+      showAllButton,
     ),
     ...EXPLORERS.map(explorerSection),
     h("div", { class: "sticky-submit" }, saveButton),
   );
-  const overlay = h("div", { class: "mg-overlay", role: "dialog", "aria-modal": "true", testid: "mg-sheet-form" }, form);
+  const overlay = h("div", { class: ["mg-overlay", focused && "is-focused"], role: "dialog", "aria-modal": "true", testid: "mg-sheet-form" }, form);
 
   function close() {
     overlay.remove();

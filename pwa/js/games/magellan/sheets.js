@@ -120,3 +120,35 @@ export async function saveSheet(id, name, data) {
   if (id && sheetToken(id)) return updateSheet(id, name, data);
   return createSheet(name, data);
 }
+
+// ---------- the shared library (MG-2): sheets published for an edition, confirmed by tables ----------
+
+const PUBLISHED_KEY = "magellan.table_publications"; // kibitz.magellan.table_publications: {tableId: {id, edition, confirmed}}
+
+/** → {game, editions: [{edition, confirmations, publications: [{id, edition, data, filled, confirmations}], disagreements}]} */
+export function getLibrary() {
+  return request("GET", `/sheets/library?game=${GAME}`);
+}
+
+/** Publish our own sheet (we hold its edit token) for an edition → {created, publication}. */
+export function publishSheet(id, edition) {
+  return request("POST", `/sheets/${enc(id)}/publish`, { body: { edition }, token: sheetToken(id) });
+}
+
+/** The players of `tableId` found the published numbers equal to their board (the table's write token). */
+export async function confirmPublication(publicationId, tableId, token) {
+  const answer = await request("POST", `/sheets/library/${enc(publicationId)}/confirm`, { body: { table_id: tableId }, token });
+  linkPublication(tableId, { ...(tablePublication(tableId) || {}), id: publicationId, edition: answer.publication.edition, confirmed: true });
+  return answer;
+}
+
+export function linkPublication(tableId, entry) {
+  const links = read(PUBLISHED_KEY, {});
+  links[tableId] = entry;
+  write(PUBLISHED_KEY, links);
+}
+
+/** The published sheet a table started from (or published), {id, edition, confirmed} or null. */
+export function tablePublication(tableId) {
+  return read(PUBLISHED_KEY, {})[tableId] || null;
+}

@@ -1,0 +1,197 @@
+// The shared library of board sheets (MG-2): numbers other groups typed in from the same edition of
+// the board. In the setup a group picks one ("confirmed at 3 tables") instead of typing; at the
+// table its players confirm the numbers against their own board, or share their own numbers for
+// their edition. Kibitz never invents a number: every one here was typed in by players.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { ApiError, OfflineError } from "../../api.js";
+import { getToken } from "../../store.js";
+import { toast, toastError } from "../../toast.js";
+import { panel } from "../../ui/panel.js";
+import { whyLink } from "./common.js";
+import * as sheets from "./sheets.js";
+
+/** "confirmed at 3 tables" */
+export function confirmedText(count) {
+  return t("magellan.library.confirmed", { count });
+}
+
+/**
+ * The setup's picker: <select> of published sheets grouped by edition, and a line about the pick.
+ * onPick(publication | null, edition | null) is called when the choice changes.
+ */
+export function libraryPicker({ onPick }) {
+  const select = h("select", { id: "mg-library-select", class: "input", testid: "mg-library-select" });
+  const info = h("p", { class: "small mg-library-info", testid: "mg-library-info" }, t("magellan.setup.library_hint"));
+  const host = h(
+    "div",
+    { class: "mg-library", testid: "mg-library" },
+    h("label", { class: "section-title", for: "mg-library-select" }, t("magellan.setup.library")),
+    select,
+    info,
+  );
+  host.hidden = true; // until the server lists at least one
+  const byId = new Map(); // publication id → {publication, edition}
+
+  function describe(id) {
+    const picked = byId.get(id);
+    if (!picked) {
+      info.replaceChildren(t("magellan.setup.library_hint"), " ", whyLink("MG-2", "why-library"));
+      return;
+    }
+    const { publication, edition } = picked;
+    const disagree = edition.disagreements.length;
+    info.replaceChildren(
+      t("magellan.library.from", { edition: publication.edition, confirmed: confirmedText(publication.confirmations) }),
+      disagree ? h("span", { class: "mg-warning", testid: "mg-library-disagree" }, t("magellan.setup.library_disagree", { count: disagree })) : null,
+    );
+  }
+
+  select.addEventListener("change", () => {
+    describe(select.value);
+    const picked = byId.get(select.value);
+    onPick(picked ? picked.publication : null);
+  });
+
+  async function load() {
+    let library;
+    try {
+      library = await sheets.getLibrary();
+    } catch (err) {
+      if (!(err instanceof OfflineError)) toastError(err, t("error.generic"));
+      return;
+    }
+    byId.clear();
+    const groups = library.editions.map((edition) =>
+      h(
+        "optgroup",
+        { label: edition.edition },
+        ...edition.publications.map((publication) => {
+          byId.set(publication.id, { publication, edition });
+          const text = `${publication.edition} · ${confirmedText(publication.confirmations)} · ${t("magellan.library.filled", { count: publication.filled })}`;
+          return h("option", { value: publication.id }, text);
+        }),
+      ),
+    );
+    select.replaceChildren(h("option", { value: "" }, t("magellan.setup.library_none")), ...groups);
+    host.hidden = byId.size === 0;
+    describe("");
+  }
+
+  return {
+    el: host,
+    load,
+    /** Forget the pick (an own sheet was chosen instead). */
+    clear() {
+      select.value = "";
+      describe("");
+    },
+  };
+}
+
+function hasNumbers(data) {
+  if (data === null || data === undefined) return false;
+  if (typeof data === "number") return true;
+  return typeof data === "object" && Object.values(data).some(hasNumbers);
+}
+
+/**
+ * The table's panel: where the numbers came from, "they match our board" (counted once per table),
+ * and sharing this table's numbers for its edition. One panel per screen: its input survives updates.
+ */
+export function makeLibraryPanel(ctl) {
+  let table = null;
+  let busy = false;
+  const editionInput = h("input", {
+    type: "text",
+    class: "input",
+    id: "mg-library-edition",
+    testid: "mg-library-edition",
+    maxlength: 80,
+    autocomplete: "off",
+    placeholder: t("magellan.library.edition_placeholder"),
+  });
+  const publishButton = h("button", { type: "button", class: "btn btn-secondary", testid: "mg-library-publish" }, t("magellan.library.publish"));
+  const confirmButton = h("button", { type: "button", class: "btn btn-secondary", testid: "mg-library-confirm" }, t("magellan.library.confirm"));
+  const status = h("p", { class: "small", testid: "mg-library-status" });
+  const share = h(
+    "details",
+    { class: "mg-library-share", testid: "mg-library-share" },
+    h("summary", {}, t("magellan.library.share")),
+    h("p", { class: "muted small" }, t("magellan.library.share_hint")),
+    h("label", { class: "section-title", for: "mg-library-edition" }, t("magellan.library.edition")),
+    editionInput,
+    publishButton,
+  );
+  const el = panel(
+    { title: [t("magellan.library.title"), " ", whyLink("MG-2", "why-library-status")], class: "mg-library-status", testid: "mg-library-panel" },
+    status,
+    confirmButton,
+    share,
+  );
+
+  function render(next) {
+    table = next;
+    const linked = sheets.tablePublication(ctl.id);
+    const writable = !ctl.readOnly && !!getToken(ctl.id);
+    if (linked) {
+      status.textContent = linked.confirmed ? t("magellan.library.confirmed_here", { edition: linked.edition }) : t("magellan.library.from_table", { edition: linked.edition });
+    } else {
+      status.textContent = t("magellan.library.own_numbers");
+    }
+    confirmButton.hidden = !(linked && !linked.confirmed && writable);
+    share.hidden = !writable || !hasNumbers(table.state.board_sheet);
+    el.hidden = !linked && share.hidden;
+    confirmButton.disabled = publishButton.disabled = busy;
+    return el;
+  }
+
+  async function run(task) {
+    if (busy) return;
+    busy = true;
+    render(table);
+    try {
+      await task();
+    } catch (err) {
+      if (err instanceof ApiError && err.problem?.code === "sheet-disagrees") toast(t("magellan.library.disagrees"), { kind: "error" });
+      else toastError(err, err instanceof OfflineError ? t("offline.not_sent") : t("error.generic"));
+    } finally {
+      busy = false;
+      render(table);
+    }
+  }
+
+  confirmButton.addEventListener("click", () =>
+    run(async () => {
+      const linked = sheets.tablePublication(ctl.id);
+      const answer = await sheets.confirmPublication(linked.id, ctl.id, getToken(ctl.id));
+      toast(t("magellan.library.thanks", { confirmed: confirmedText(answer.publication.confirmations) }));
+    }),
+  );
+
+  publishButton.addEventListener("click", () =>
+    run(async () => {
+      const edition = editionInput.value.trim();
+      if (!edition) {
+        toast(t("magellan.library.edition_needed"), { kind: "error" });
+        editionInput.focus();
+        return;
+      }
+      // The table's numbers as our own sheet (updated when we hold one, else a new one), then published.
+      const data = table.state.board_sheet;
+      const linkedSheet = sheets.linkedSheet(ctl.id);
+      const own = linkedSheet && sheets.sheetToken(linkedSheet);
+      const name = sheets.knownSheets().find((s) => s.id === linkedSheet)?.name || t("magellan.sheet.default_name");
+      const saved = await sheets.saveSheet(own ? linkedSheet : null, name, data);
+      sheets.linkTable(ctl.id, saved.id);
+      const { publication } = await sheets.publishSheet(saved.id, edition);
+      sheets.linkPublication(ctl.id, { id: publication.id, edition: publication.edition, confirmed: false });
+      // This table typed them in from its board: it is the first to confirm them.
+      const answer = await sheets.confirmPublication(publication.id, ctl.id, getToken(ctl.id));
+      share.open = false;
+      toast(t("magellan.library.published", { edition: publication.edition, confirmed: confirmedText(answer.publication.confirmations) }));
+    }),
+  );
+
+  return { render };
+}
