@@ -196,6 +196,14 @@ class StrictParser(FlaskParser):
             return missing
         return strict_json(req.get_data(cache=True))
 
+    def load_querystring(self, req: Any, schema: Schema) -> Any:
+        """Query parameters get the refusals text in a body gets (400 `control-character`, …),
+        every operation alike: the document's patterns say so for each of them."""
+        for values in req.args.listvalues():
+            for value in values:
+                _check_text(value)
+        return super().load_querystring(req, schema)
+
 
 # -- headers and ids ---------------------------------------------------------------------------------
 
