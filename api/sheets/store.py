@@ -79,17 +79,8 @@ class SheetStore:
 
     def with_token(self, sheet_id: str, token: str | None) -> SheetRow:
         """The sheet, for the holder of its edit token only (401 without one, 403 for another)."""
-        if not is_our_id(sheet_id):
-            raise sheet_not_found(sheet_id)
         with read_connection(self.engine) as conn:
-            row = conn.execute(select(board_sheets).where(board_sheets.c.id == sheet_id)).mappings().first()
-        if row is None:
-            raise sheet_not_found(sheet_id)
-        if not token:
-            raise ApiProblem(401, "edit-token-required", "Changing a sheet needs its edit token.")
-        if not token_matches(token, row["edit_token_hash"]):
-            raise ApiProblem(403, "bad-edit-token", "This edit token does not belong to this sheet.")
-        return _row(row)
+            return _row(_held_row(conn, sheet_id, token))
 
     def update(
         self,
@@ -99,16 +90,8 @@ class SheetStore:
         data: Mapping[str, Any],
         expected_version: int,
     ) -> SheetRow:
-        if not is_our_id(sheet_id):
-            raise sheet_not_found(sheet_id)
         with write_transaction(self.engine) as conn:
-            row = conn.execute(select(board_sheets).where(board_sheets.c.id == sheet_id)).mappings().first()
-            if row is None:
-                raise sheet_not_found(sheet_id)
-            if not token:
-                raise ApiProblem(401, "edit-token-required", "Changing a sheet needs its edit token.")
-            if not token_matches(token, row["edit_token_hash"]):
-                raise ApiProblem(403, "bad-edit-token", "This edit token does not belong to this sheet.")
+            row = _held_row(conn, sheet_id, token)
             if row["version"] != expected_version:
                 raise _stale(row["version"], expected_version)
             normalized = sheet_kind(row["game"]).normalize(data)
@@ -154,3 +137,18 @@ def sheet_view(sheet: SheetRow) -> dict[str, Any]:
         "created_at": sheet.created_at,
         "updated_at": sheet.updated_at,
     }
+
+
+def _held_row(conn: Any, sheet_id: str, token: str | None) -> Any:
+    """The sheet's row, for the holder of its edit token only (404 unknown, 401 without a token,
+    403 for another): reading it for the library and changing it check alike."""
+    if not is_our_id(sheet_id):
+        raise sheet_not_found(sheet_id)
+    row = conn.execute(select(board_sheets).where(board_sheets.c.id == sheet_id)).mappings().first()
+    if row is None:
+        raise sheet_not_found(sheet_id)
+    if not token:
+        raise ApiProblem(401, "edit-token-required", "Changing a sheet needs its edit token.")
+    if not token_matches(token, row["edit_token_hash"]):
+        raise ApiProblem(403, "bad-edit-token", "This edit token does not belong to this sheet.")
+    return row
