@@ -27,7 +27,7 @@ from api.tables.changes import TableChanges
 
 log = logging.getLogger(__name__)
 
-WRITES_BETWEEN_YIELDS = 200
+WRITES_BETWEEN_YIELDS = 50
 # A stream's kernel send buffer (Linux doubles it): a phone that stops reading is found out after
 # a few dozen events instead of the megabytes an autotuned buffer would hold for each of thousands.
 SEND_BUFFER = 64 * 1024
