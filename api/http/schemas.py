@@ -213,6 +213,29 @@ class LogSchema(Schema):
     )
 
 
+class ReplayStepSchema(Schema):
+    seq = fields.Integer(
+        strict=True, required=True, metadata={"description": "After this log entry (0: the new game)"}
+    )
+    finished = fields.Boolean(required=True)
+    state = fields.Dict(required=True, metadata={"description": "The game state as players saw it then"})
+    legal_actions = fields.Dict(
+        required=True,
+        metadata={"description": "Who decided next and what they might do then (`undo.possible` is false)"},
+    )
+    result = fields.Dict(allow_none=True, metadata={"description": "Final standings, once finished"})
+
+
+class ReplaySchema(Schema):
+    game = fields.String(required=True)
+    version = fields.Integer(strict=True, required=True, metadata={"description": "Log entries replayed"})
+    steps = fields.List(
+        fields.Nested(ReplayStepSchema),
+        required=True,
+        metadata={"description": "`version` + 1 steps: the new game, then the table after each entry"},
+    )
+
+
 MAX_LOG_PAGE = 1000
 
 

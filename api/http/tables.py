@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -23,12 +23,13 @@ from api.http.schemas import (
     PreviewResultSchema,
     PreviewSchema,
     PrivateViewSchema,
+    ReplaySchema,
     TableSchema,
 )
 from api.http.strict import etag_matches, idempotency_key
 from api.http.view_cache import json_response, json_with_table, views
 from api.i18n import DEFAULT, localize_notes
-from api.tables.views import table_view
+from api.tables.views import replay_view, table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/api/tables", description="Tables: one game being played")
 
@@ -59,6 +60,11 @@ IF_NONE_MATCH = {
 def etag_for(table_id: str, version: int, language: str = DEFAULT) -> str:
     """One table version in one language (its notes are said in it)."""
     return f'W/"{table_id}-{version}"' if language == DEFAULT else f'W/"{table_id}-{version}-{language}"'
+
+
+def replay_etag(table_id: str, version: int, language: str = DEFAULT) -> str:
+    """A table's replay up to one version, in one language: the same key as the table's, marked."""
+    return etag_for(table_id, version, language).replace('W/"', 'W/"replay-', 1)
 
 
 @blp.route("")
@@ -210,6 +216,41 @@ class TableEvents(MethodView):
         fields = {"seq": appended.seq, "replayed": appended.replayed}
         table_body = views().body(appended.table, asked_language())
         response = json_with_table(fields, table_body, 201)
+        response.vary.add("Accept-Language")
+        return response
+
+
+@blp.route("/<string:table_id>/replay")
+class TableReplay(MethodView):
+    @blp.doc(
+        operationId="getReplay",
+        parameters=[IF_NONE_MATCH],
+        responses={"304": {"description": "Not modified"}},
+    )
+    @blp.response(200, ReplaySchema, headers={"ETag": {"schema": {"type": "string"}}})
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(
+        409, response="CONFLICT", description="`record-damaged`: the stored log was changed outside Kibitz"
+    )
+    @compressed
+    def get(self, table_id: str) -> Any:
+        """Replay the game
+
+        The table after each log entry, from the new game on (`steps[k]`: after entry `k`; an undo
+        entry: the table it returned to), each as its readers saw it then. This is how a phone steps
+        back through a game it cannot replay itself: the server's own dice and cards come from a
+        secret seed, and no step shows anything that was not already shown to the whole table. Needs
+        only the table id; `If-None-Match` with the last ETag answers 304 while no entry was added.
+        """
+        version, language = store().version_of(table_id), asked_language()
+        etag = replay_etag(table_id, version, language)
+        known = request.headers.get("If-None-Match")
+        if known and etag_matches(known, etag):
+            return Response(status=304, headers={"ETag": etag, "Vary": "Accept-Language"})
+        table, states = store().states(table_id)
+        body = ReplaySchema().dump(replay_view(table, states, language))
+        rendered = current_app.json.response(body).get_data()
+        response = json_response(rendered, replay_etag(table.id, table.version, language))
         response.vary.add("Accept-Language")
         return response
 

@@ -312,6 +312,34 @@ def register_creation(spec: APISpec) -> None:
     }
 
 
+def register_replays(spec: APISpec) -> None:
+    """`Replay` becomes a `oneOf` per game (discriminator `game`): each step typed as its table is."""
+    generic, generic_step = spec.components.schemas["Replay"], spec.components.schemas["ReplayStep"]
+    mapping = {}
+    for game, (view, legal) in game_views().items():
+        prefix = legal.__name__.removesuffix("LegalActions")
+        step = copy.deepcopy(generic_step)
+        step["properties"]["state"] = _ref(view.__name__)
+        step["properties"]["legal_actions"] = _ref(legal.__name__)
+        step["properties"]["result"] = {
+            "allOf": [_ref(RESULTS[game].__name__)],
+            "nullable": True,
+            "description": "Final standings, once finished",
+        }
+        spec.components.schema(f"{prefix}ReplayStep", step)
+        typed = copy.deepcopy(generic)
+        typed["properties"]["game"] = {"type": "string", "enum": [game]}
+        typed["properties"]["steps"]["items"] = _ref(f"{prefix}ReplayStep")
+        spec.components.schema(f"{prefix}Replay", typed)
+        mapping[game] = f"#/components/schemas/{prefix}Replay"
+    spec.components.schemas["Replay"] = {
+        "description": "The table after each log entry; `state` and `legal_actions` are typed per game.",
+        "oneOf": [{"$ref": target} for target in mapping.values()],
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+    }
+    del spec.components.schemas["ReplayStep"]
+
+
 def register_views(spec: APISpec) -> None:
     """`Table` becomes a `oneOf` per game (discriminator `game`), each with its typed view, legal
     actions, options and result; every answer that carries a table (create, read, append, preview,
@@ -345,6 +373,7 @@ def register_views(spec: APISpec) -> None:
         "oneOf": [{"$ref": target} for target in mapping.values()],
         "discriminator": {"propertyName": "game", "mapping": mapping},
     }
+    register_replays(spec)
     spec.components.schema(
         "ValidationErrors",
         {

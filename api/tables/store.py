@@ -26,6 +26,7 @@ from api.rules.game import Game
 from api.rules.registry import get_game
 from api.rules.replay import (
     RESEED,
+    advance,
     chance_stands,
     check_undo_target,
     is_undo,
@@ -463,6 +464,32 @@ class TableStore:
             for r in rows
         ]
         return table, entries
+
+    def states(self, table_id: str) -> tuple[TableRow, list[Any]]:
+        """Every state the table went through, the new game's first: states[k] follows log entry k
+        (an undo entry: the state it returned to). The server replays its own record, secret seeds
+        included, so it can show the past of a table whose draws no phone can replay; nothing in it
+        lies beyond what every reader has already seen. Reads the whole log, like the log itself."""
+        with read_connection(self.engine) as conn:
+            table = self._load(conn, table_id)
+            initial = self._column(conn, table_id, game_tables.c.initial_state)
+            rows = (
+                conn.execute(
+                    select(events.c.seq, events.c.payload, events.c.hash, events.c.signature)
+                    .where(and_(events.c.table_id == table_id, events.c.seq <= table.version))
+                    .order_by(events.c.seq)
+                )
+                .mappings()
+                .all()
+            )
+        self._check_chain(table, rows)
+        game = require_game(table.game)
+        line = [game.load(initial)]
+        went_through = [line[-1]]
+        for row in rows:
+            line = advance(game, line, row["payload"])  # the very steps the store took
+            went_through.append(line[-1])
+        return table, went_through
 
     def entries_after(self, table_id: str, after: int) -> tuple[TableRow, list[dict[str, Any]]]:
         """The table and the log entries past position `after`, as the open log shows them.

@@ -34,3 +34,24 @@ def table_view(table: TableRow, language: str = DEFAULT) -> dict[str, Any]:
         "created_at": table.created_at,
         "updated_at": table.updated_at,
     }
+
+
+def replay_view(table: TableRow, states: list[Any], language: str = DEFAULT) -> dict[str, Any]:
+    """The table after each log entry (steps[k]: after entry k, steps[0]: the new game), each as its
+    readers saw it then: the public state, who decided and what they might do, the result. Undo is
+    never offered: a replay only looks back."""
+    game = get_game(table.game)
+    assert game is not None, "stored tables only name registered games"
+    steps = []
+    for seq, state in enumerate(states):
+        rules = rules_view(game, state, can_undo=False)
+        steps.append(
+            {
+                "seq": seq,
+                "finished": rules["finished"],
+                "state": rules["state"],
+                "legal_actions": localize_notes(rules["legal_actions"], language),
+                "result": rules["result"],
+            }
+        )
+    return {"game": table.game, "version": table.version, "steps": steps}

@@ -230,6 +230,15 @@ export async function listEvents(id) {
 }
 
 /**
+ * The table after each log entry, replayed by the server (for a table whose dice or cards it draws).
+ * @param {string} id
+ * @returns {Promise<Schemas["Replay"]>}
+ */
+export async function getReplay(id) {
+  return (await request("GET", `/tables/${enc(id)}/replay`)).data;
+}
+
+/**
  * @param {string} id
  * @returns {Promise<Schemas["BgStats"]>}
  */

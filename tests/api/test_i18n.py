@@ -271,3 +271,37 @@ def test_content_language_says_what_the_detail_is_written_in(client: FlaskClient
     assert missing.status_code == 404 and missing.mimetype == "application/problem+json"
     assert missing.get_json()["detail"].startswith("There is no table")
     assert missing.headers["Content-Language"] == "en"
+
+
+PAIRS = [["darkblue", "purple"], ["green", "black"]]
+
+
+@pytest.mark.parametrize(
+    ("players", "english", "german"),
+    [
+        (
+            [["red"], PAIRS[0]],
+            "two turtles: Eva gave only one colour (MA-2)",
+            "zwei Schildkröten: Eva hat nur eine Farbe",
+        ),
+        (
+            [["red", "yellow"], *PAIRS, ["lightblue"]],
+            "one turtle: Eva gave 2 colours (MA-2)",
+            "eine Schildkröte: Eva hat 2 Farben",
+        ),
+    ],
+)
+def test_the_colour_count_says_its_number_and_its_turtles_in_the_language(
+    client: FlaskClient, players: list[list[str]], english: str, german: str
+) -> None:
+    """MA-2: two turtles each with 2–3 players, one with 4–7. One colour is not "1 colours", and the
+    turtles are a phrase of the catalog, so German says them in German too."""
+    names = ["Eva", "Tom", "Ann", "Bob"]
+    body = {
+        "game": "mahe",
+        "players": [{"name": n, "colours": c} for n, c in zip(names, players, strict=False)],
+    }
+    said = client.post("/api/tables", json=body).get_json()
+    assert said["code"] == "colour-count" and english in said["detail"], said
+    asked = client.post("/api/tables", json=body, headers={"Accept-Language": "de"}).get_json()
+    assert german in asked["detail"] and "turtle" not in asked["detail"], asked

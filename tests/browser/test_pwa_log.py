@@ -2,7 +2,8 @@
 phone or another — the server's log does not name the phone or seat), when (the phone's local
 time), undo entries with what they took back; a replay that steps through the game (first, previous,
 next, last, a slider) showing the table after entry k, worked out by the phone's own referee — so
-it works offline too, for a table already on the phone.
+it works offline too, for a table already on the phone — or, for a table whose dice the server
+draws, by the server.
 """
 
 from __future__ import annotations
@@ -250,17 +251,56 @@ def test_mhing_log_in_german_with_undo_and_replayed_scores(live_server: str, new
     assert scores_shown(view) == expected[4]
 
 
-def test_a_table_the_server_referees_says_why_there_is_no_replay(live_server: str, new_phone: Any) -> None:
-    """Digital dice come from the server's secret seed (MA-12): the phone cannot replay that table."""
+def test_a_table_the_server_referees_replays_from_the_server(live_server: str, new_phone: Any) -> None:
+    """Digital dice come from the server's secret seed (MA-12): the phone cannot replay that table
+    itself, so its log and replay come from the server's (GET …/replay) — and, once read, offline
+    too (the service worker keeps the last answer)."""
+    table = ApiTable(live_server, "mahe", MAHE_PLAYERS, {"chance": "digital"})
+    table.post({"type": "choose_turtle", "turtle": "red"})  # MA-9
+    table.post({"type": "die"})  # the server rolls (MA-3)
+    moved = table.post({"type": "stop"})["state"]["last_move"]
+    assert moved["turtle"] == "red" and moved["to"] > 0
+    table.post({"type": "die"})
+    page = new_phone()
+    page.goto(table.link)
+    expect(page.get_by_test_id("actionbar")).to_be_visible()
+
+    view = open_log(page)
+    expect(view.get_by_test_id("log-list").locator("li")).to_have_count(4)
+    expect(entry(view, 1).get_by_test_id("log-text")).to_contain_text("Red")
+    expect(entry(view, 2).get_by_test_id("log-text")).to_contain_text("Die")
+    expect(view.get_by_test_id("log-unavailable")).to_have_count(0)
+    step_to(view, "replay-first", 0)
+    expect(turtle_field(view, "red")).to_have_attribute("data-field", "0")  # on the raft (MA-2)
+    step_to(view, "replay-next", 1)
+    step_to(view, "replay-next", 2)
+    expect(turtle_field(view, "red")).to_have_attribute("data-field", "0")  # rolled, not yet moved
+    step_to(view, "replay-next", 3)
+    expect(turtle_field(view, "red")).to_have_attribute("data-field", str(moved["to"]))
+    expect(view.get_by_test_id("replay-step-text")).to_contain_text(str(moved["to"]))
+    tap(view, "log-close")
+
+    # Offline now: the server's answers the phone last read are still there.
+    page.context.set_offline(True)
+    view = open_log(page)
+    expect(view.get_by_test_id("log-list").locator("li")).to_have_count(4)
+    step_to(view, "replay-prev", 3)
+    expect(turtle_field(view, "red")).to_have_attribute("data-field", str(moved["to"]))
+    tap(view, "log-close")
+    expect(page.get_by_test_id("log-view")).to_have_count(0)
+
+
+def test_a_server_refereed_table_never_read_says_the_log_needs_the_network(
+    live_server: str, new_phone: Any
+) -> None:
     table = ApiTable(live_server, "mahe", MAHE_PLAYERS, {"chance": "digital"})
     table.post({"type": "choose_turtle", "turtle": "red"})
     page = new_phone()
     page.goto(table.link)
     expect(page.get_by_test_id("actionbar")).to_be_visible()
+    page.context.set_offline(True)
     tap(page, "open-log")
     view = page.get_by_test_id("log-view")
-    expect(view.get_by_test_id("log-unavailable")).to_contain_text("drawn by the server")
+    expect(view.get_by_test_id("log-unavailable")).to_contain_text("online again")
     expect(view.get_by_test_id("log-list")).to_have_count(0)
     expect(view.get_by_test_id("replay-next")).to_be_hidden()
-    tap(view, "log-close")
-    expect(page.get_by_test_id("log-view")).to_have_count(0)

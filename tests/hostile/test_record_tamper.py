@@ -25,7 +25,7 @@ from api.tables.store import TableStore
 from tests.api.finished_game import play_short_game
 from tests.conftest import make_test_app
 
-READS = ["/events", "/export", "/export.csv", "/export/bgstats"]
+READS = ["/events", "/replay", "/export", "/export.csv", "/export/bgstats"]
 
 
 def _payload(conn: sa.Connection, table_id: str, seq: int) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.rules.common import setup as common
-from api.rules.errors import InvalidSetup, say
+from api.rules.errors import InvalidSetup, say, term
 from api.rules.mahe.chance import shuffled_deck
 from api.rules.mahe.constants import MAX_PLAYERS, MIN_PLAYERS, PILE_SIZE, SET_ASIDE, TURTLE_COLOURS
 from api.rules.mahe.state import MaheState, Options, Player, Supply, Turn
@@ -52,18 +52,24 @@ def _player(seat: int, raw: Any, colours_each: int, count: int, taken: set[str])
     ):
         raise InvalidSetup("invalid-player", say("{name} needs a list of turtle colours.", name=name), "MA-2")
     if len(colours) != colours_each:
-        turtles = "two turtles" if colours_each == 2 else "one turtle"
-        raise InvalidSetup(
-            "colour-count",
+        turtles = term("two turtles") if colours_each == 2 else term("one turtle")
+        said = (
             say(
+                "With {count} players each player plays {turtles}: {name} gave only one colour (MA-2).",
+                count=count,
+                turtles=turtles,
+                name=name,
+            )
+            if len(colours) == 1
+            else say(
                 "With {count} players each player plays {turtles}: {name} gave {count2} colours (MA-2).",
                 count=count,
                 turtles=turtles,
                 name=name,
                 count2=len(colours),
-            ),
-            "MA-2",
+            )
         )
+        raise InvalidSetup("colour-count", said, "MA-2")
     for colour in colours:
         if colour not in TURTLE_COLOURS:
             raise InvalidSetup(

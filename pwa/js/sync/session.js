@@ -483,10 +483,11 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
    * waits), here (this phone recorded it), waiting (not on the server yet), inEffect, undid
    * ({seq, event}: what an undo took back), undoneBy (the seq of the undo that took it back)}, and
    * `views`: the table before any entry (views[0]) and after each (views[k]: after entry k), from
-   * the phone's referee. Null while the server referees this table (the phone cannot replay it).
+   * the phone's referee; from the server's replay while the server referees this table (serverHistory).
    */
   async function history() {
-    if (!record || mode !== "local") return null;
+    if (mode !== "local") return serverHistory();
+    if (!record) return null;
     /** @typedef {import("kibitz-api").components["schemas"]["LoggedEvent"]} LoggedEvent */
     /** @type {{seq: number, event: LoggedEvent, at: string | null, here: boolean, waiting: boolean, inEffect?: boolean, undid?: {seq: number, event: LoggedEvent | null}, undoneBy?: number}[]} */
     const entries = await exclusive(async () => {
@@ -529,6 +530,39 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       if (entry.undid && shown[entry.undid.seq - 1]) shown[entry.undid.seq - 1].undoneBy = entry.seq;
     }
     return { entries: shown, views };
+  }
+
+  /**
+   * The same for a table the server referees (its dice or cards come from the server's secret seed,
+   * so no phone can replay it): the open log and the server's replay of it, when the network is
+   * there; null offline.
+   */
+  async function serverHistory() {
+    let log, replay;
+    try {
+      [log, replay] = await Promise.all([api.listEvents(id), api.getReplay(id)]);
+    } catch (err) {
+      if (!(err instanceof api.OfflineError)) console.warn("log", err);
+      return null;
+    }
+    const table = serverView || view;
+    if (!table) return null;
+    const here = new Set(record?.sentHere || []);
+    const known = Math.min(log.events.length, replay.version, replay.steps.length - 1); // read a moment apart
+    const logged = log.events.slice(0, known);
+    /** @type {{seq: number, event: import("kibitz-api").components["schemas"]["LoggedEvent"], at: string | null, here: boolean, waiting: boolean, inEffect?: boolean, undid?: {seq: number, event: import("kibitz-api").components["schemas"]["LoggedEvent"] | null}, undoneBy?: number}[]} */
+    const entries = logged.map((entry) => ({
+      seq: entry.seq,
+      event: entry.event,
+      at: entry.at,
+      here: here.has(entry.seq),
+      waiting: false,
+      inEffect: entry.in_effect,
+      ...(entry.kind === "undo" ? { undid: { seq: entry.undoes, event: logged[entry.undoes - 1]?.event ?? null } } : {}),
+    }));
+    for (const entry of entries) if (entry.undid && entries[entry.undid.seq - 1]) entries[entry.undid.seq - 1].undoneBy = entry.seq;
+    const views = replay.steps.slice(0, known + 1).map((step) => ({ ...table, ...step, version: step.seq, seed: null }));
+    return { entries, views };
   }
 
   /** The entries of a log from position `base` on, each with the views around it, described later

@@ -2,8 +2,9 @@
 // describe.js, as the toasts say it), who recorded it (this phone or another: the server's log does
 // not say which phone or seat sent an entry) and when (local time), undo entries with what they took
 // back — and a replay that steps through the game: the table after entry k, drawn read-only by the
-// game (`game.replayState`). All from the phone's own store and referee (session.history()), so it
-// works offline for a table already on the phone.
+// game (`game.replayState`). From the phone's own store and referee (session.history()), so it
+// works offline for a table already on the phone; a table whose dice or cards the server draws is
+// replayed by the server (GET …/replay), so its log needs the network.
 import { h, s } from "../dom.js";
 import { t, lang } from "../i18n.js";
 
