@@ -199,7 +199,10 @@ EVENTS = [
 ]
 
 
-def mahe_table(version: int) -> dict[str, Any]:
+STEP_FIELDS = ("finished", "state", "legal_actions", "result")
+
+
+def mahe_table(version: int, can_undo: bool = True) -> dict[str, Any]:
     """The create example's Mahé table after the first `version` events of EVENTS."""
     rules = get_game("mahe")
     assert rules is not None
@@ -214,7 +217,7 @@ def mahe_table(version: int) -> dict[str, Any]:
         "version": version,
         "players": body["players"],
         "options": options,
-        **rules_view(rules, states[-1], version > 0),
+        **rules_view(rules, states[-1], can_undo and version > 0),
         "seed": None,
         "created_at": CREATED,
         "updated_at": UPDATED if version else CREATED,
@@ -335,6 +338,14 @@ def response_examples() -> dict[str, Any]:
         "getTable": table3,
         "getLog": {"version": 4, "events": log[:2], "next_after": 2,
                    "next": f"/api/tables/{TABLE_ID}/events?after=2&limit=2"},
+        "getReplay": {
+            "game": "mahe",
+            "version": 2,
+            "steps": [
+                {"seq": seq, **{k: v for k, v in mahe_table(seq, can_undo=False).items() if k in STEP_FIELDS}}
+                for seq in range(3)
+            ],
+        },
         "appendEvent": {"seq": 4, "replayed": False, "table": table4},
         "previewEvent": {"table": table4},
         "getSeatView": {"seat": 0, "view": rules.private_view(

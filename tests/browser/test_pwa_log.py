@@ -16,7 +16,7 @@ import requests
 from playwright.sync_api import expect
 
 from .helpers import ApiTable, assert_no_horizontal_scroll, confirm, tap
-from .test_pwa_offline import LOCAL_TIMEOUT, MAHE_PLAYERS, badge, open_local, record
+from .test_pwa_offline import LOCAL_TIMEOUT, MAHE_PLAYERS, badge, open_local, record, wait_cached
 
 ZONE = "Asia/Kolkata"  # UTC+05:30: a local time that is visibly not the server's UTC
 
@@ -264,11 +264,13 @@ def test_a_table_the_server_referees_replays_from_the_server(live_server: str, n
     page = new_phone()
     page.goto(table.link)
     expect(page.get_by_test_id("actionbar")).to_be_visible()
+    wait_cached(page)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")  # its reads go through it
 
     view = open_log(page)
     expect(view.get_by_test_id("log-list").locator("li")).to_have_count(4)
     expect(entry(view, 1).get_by_test_id("log-text")).to_contain_text("Red")
-    expect(entry(view, 2).get_by_test_id("log-text")).to_contain_text("Die")
+    expect(entry(view, 2).get_by_test_id("log-text")).to_contain_text("fields so far")  # the roll, in words
     expect(view.get_by_test_id("log-unavailable")).to_have_count(0)
     step_to(view, "replay-first", 0)
     expect(turtle_field(view, "red")).to_have_attribute("data-field", "0")  # on the raft (MA-2)
@@ -298,6 +300,8 @@ def test_a_server_refereed_table_never_read_says_the_log_needs_the_network(
     page = new_phone()
     page.goto(table.link)
     expect(page.get_by_test_id("actionbar")).to_be_visible()
+    wait_cached(page)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
     page.context.set_offline(True)
     tap(page, "open-log")
     view = page.get_by_test_id("log-view")
