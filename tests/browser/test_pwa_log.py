@@ -265,12 +265,12 @@ def test_a_table_the_server_referees_replays_from_the_server(live_server: str, n
     page.goto(table.link)
     expect(page.get_by_test_id("actionbar")).to_be_visible()
     wait_cached(page)
-    page.wait_for_function("navigator.serviceWorker.controller !== null")  # its reads go through it
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")  # its reads go through it
 
     view = open_log(page)
     expect(view.get_by_test_id("log-list").locator("li")).to_have_count(4)
     expect(entry(view, 1).get_by_test_id("log-text")).to_contain_text("Red")
-    expect(entry(view, 2).get_by_test_id("log-text")).to_contain_text("fields so far")  # the roll, in words
+    expect(entry(view, 2).get_by_test_id("log-text")).to_contain_text("so far")  # the roll in words
     expect(view.get_by_test_id("log-unavailable")).to_have_count(0)
     step_to(view, "replay-first", 0)
     expect(turtle_field(view, "red")).to_have_attribute("data-field", "0")  # on the raft (MA-2)
@@ -301,7 +301,7 @@ def test_a_server_refereed_table_never_read_says_the_log_needs_the_network(
     page.goto(table.link)
     expect(page.get_by_test_id("actionbar")).to_be_visible()
     wait_cached(page)
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.context.set_offline(True)
     tap(page, "open-log")
     view = page.get_by_test_id("log-view")

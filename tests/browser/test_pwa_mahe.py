@@ -215,7 +215,7 @@ def test_manifest_and_service_worker(live_server: str, phone_page: Any) -> None:
         assert any(re.fullmatch(hashed, path) for path in cached), stem
 
     # The shell opens without a network; API calls then report "offline".
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.context.set_offline(True)
     try:
         page.reload()
