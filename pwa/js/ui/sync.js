@@ -9,6 +9,9 @@ import { openSheet } from "./sheet.js";
 
 export function syncBadge({ onConflict = () => {} } = {}) {
   const element = h("span", { class: "badge badge-sync", testid: "sync-badge", role: "status", "aria-live": "polite" });
+  // One button for as long as the conflict lasts: the badge is shown again at every change of the
+  // session, and a button replaced between a finger's touchstart and touchend gets no click.
+  const button = h("button", { type: "button", class: "badge-button", testid: "conflict-open", onclick: () => onConflict() });
   return {
     element,
     show(session) {
@@ -27,8 +30,8 @@ export function syncBadge({ onConflict = () => {} } = {}) {
       element.title = session.mode === "local" ? t("sync.referee_here") : t("sync.referee_server");
       if (state === "conflict") {
         // A conflict waits for the players: the badge opens its sheet again (closed to look at the table).
-        const button = h("button", { type: "button", class: "badge-button", testid: "conflict-open", onclick: () => onConflict() }, text);
-        element.replaceChildren(button);
+        if (button.textContent !== text) button.textContent = text;
+        if (element.firstChild !== button || element.childNodes.length !== 1) element.replaceChildren(button);
       } else {
         element.replaceChildren(text);
       }
