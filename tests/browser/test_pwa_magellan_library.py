@@ -93,6 +93,25 @@ def drive_to_scoring(post: Callable[[dict[str, Any]], None], legal: Callable[[],
     raise AssertionError("the game did not reach the scoring")
 
 
+def all_cards_through_the_api(session: requests.Session, url: str, current: dict[str, Any]) -> dict[str, Any]:
+    """Another phone (the table's link) records all 36 cards up to the scoring; the table after."""
+
+    def post(event: dict[str, Any]) -> None:
+        nonlocal current
+        answer = session.post(
+            f"{url}/events", json={"expected_version": current["version"], "event": event}, timeout=5
+        )
+        assert answer.status_code == 201, (event, answer.text)
+        current = answer.json()["table"]
+
+    def legal() -> dict[str, Any]:
+        card = current["state"].get("card") or {}
+        return {**current["legal_actions"], "_bids": card.get("bids")}
+
+    drive_to_scoring(post, legal)
+    return current
+
+
 def test_outcomes_game_from_a_shared_sheet_types_no_printed_value(live_server: str, phone_page: Any) -> None:
     page = phone_page
     page.add_init_script(COUNT_SHEET_TYPING)
@@ -131,19 +150,8 @@ def test_outcomes_game_from_a_shared_sheet_types_no_printed_value(live_server: s
     assert [p["name"] for p in current["state"]["players"]] == NAMES
     assert current["state"]["options"]["depth"] == "outcomes"
 
-    def post(event: dict[str, Any]) -> None:
-        nonlocal current
-        body = {"expected_version": current["version"], "event": event}
-        answer = session.post(f"{live_server}/api/tables/{table_id}/events", json=body, timeout=5)
-        assert answer.status_code == 201, (event, answer.text)
-        current = answer.json()["table"]
-
-    def legal() -> dict[str, Any]:
-        card = current["state"].get("card") or {}
-        return {**current["legal_actions"], "_bids": card.get("bids")}
-
     # --- All 36 cards: the phase-end incomes (MG-9) use the shared bags without asking. ---
-    drive_to_scoring(post, legal)
+    current = all_cards_through_the_api(session, f"{live_server}/api/tables/{table_id}", current)
 
     # --- The scoring on the phone (MG-10): hands, then the Pizarro draw (MG-11). ---
     expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "final_hand")

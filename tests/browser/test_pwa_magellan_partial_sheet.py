@@ -14,7 +14,13 @@ from playwright.sync_api import expect
 
 from .helpers import assert_no_horizontal_scroll, confirm, open_setup, stored_token, tap
 from .test_pwa_magellan import sheet_data
-from .test_pwa_magellan_library import COUNT_SHEET_TYPING, NAMES, SIDES, drive_to_scoring, publish_and_confirm
+from .test_pwa_magellan_library import (
+    COUNT_SHEET_TYPING,
+    NAMES,
+    SIDES,
+    all_cards_through_the_api,
+    publish_and_confirm,
+)
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 # Crowns left empty in the published sheet: fields where ships stand at the scoring of this game.
@@ -85,19 +91,8 @@ def test_partial_shared_sheet_asks_only_for_its_empty_boxes(live_server: str, ph
     assert set(current["state"]["board_sheet_missing"]) == missing
     assert current["state"]["board_sheet_needed_now"] == []  # nothing asked before it is needed
 
-    def post(event: dict[str, Any]) -> None:
-        nonlocal current
-        body = {"expected_version": current["version"], "event": event}
-        answer = session.post(f"{live_server}/api/tables/{table_id}/events", json=body, timeout=5)
-        assert answer.status_code == 201, (event, answer.text)
-        current = answer.json()["table"]
-
-    def legal() -> dict[str, Any]:
-        card = current["state"].get("card") or {}
-        return {**current["legal_actions"], "_bids": card.get("bids")}
-
     # --- All 36 cards through the API: never blocked, the form never opened. ---
-    drive_to_scoring(post, legal)
+    current = all_cards_through_the_api(session, f"{live_server}/api/tables/{table_id}", current)
     expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "final_hand")
     expect(page.get_by_test_id("mg-sheet-form")).to_have_count(0)
     ships = {(s["explorer"], s["field"], s["part"]) for p in current["state"]["players"] for s in p["ships"]}
