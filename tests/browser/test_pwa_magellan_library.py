@@ -93,6 +93,17 @@ def drive_to_scoring(post: Callable[[dict[str, Any]], None], legal: Callable[[],
     raise AssertionError("the game did not reach the scoring")
 
 
+def set_up_four_with_b_sides(page: Any, base: str) -> None:
+    """The setup screen: the four NAMES, Pizarro and Vasco on side B (SIDES)."""
+    open_setup(page, base, "magellan")
+    for i, name in enumerate(NAMES[:3]):
+        page.get_by_test_id(f"player-name-{i}").fill(name)
+    tap(page, "add-player")
+    page.get_by_test_id("player-name-3").fill(NAMES[3])
+    tap(page, "mg-side-pizarro-B")
+    tap(page, "mg-side-vasco-B")
+
+
 def all_cards_through_the_api(session: requests.Session, url: str, current: dict[str, Any]) -> dict[str, Any]:
     """Another phone (the table's link) records all 36 cards up to the scoring; the table after."""
 
@@ -120,13 +131,7 @@ def test_outcomes_game_from_a_shared_sheet_types_no_printed_value(live_server: s
     publication_id = publish_and_confirm(live_server, edition, data, tables=2)
 
     # --- Setup: four players, Pizarro B and Vasco B, the shared sheet picked (MG-2). ---
-    open_setup(page, live_server, "magellan")
-    for i, name in enumerate(NAMES[:3]):
-        page.get_by_test_id(f"player-name-{i}").fill(name)
-    tap(page, "add-player")
-    page.get_by_test_id("player-name-3").fill(NAMES[3])
-    tap(page, "mg-side-pizarro-B")
-    tap(page, "mg-side-vasco-B")
+    set_up_four_with_b_sides(page, live_server)
     picker = page.get_by_test_id("mg-library-select")
     expect(picker.locator(f"option[value='{publication_id}']")).to_contain_text("confirmed at 2 tables")
     expect(picker.locator(f"option[value='{publication_id}']")).to_contain_text(edition)

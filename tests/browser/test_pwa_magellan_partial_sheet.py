@@ -12,14 +12,14 @@ from typing import Any
 import requests
 from playwright.sync_api import expect
 
-from .helpers import assert_no_horizontal_scroll, confirm, open_setup, stored_token, tap
+from .helpers import assert_no_horizontal_scroll, confirm, stored_token, tap
 from .test_pwa_magellan import sheet_data
 from .test_pwa_magellan_library import (
     COUNT_SHEET_TYPING,
-    NAMES,
     SIDES,
     all_cards_through_the_api,
     publish_and_confirm,
+    set_up_four_with_b_sides,
 )
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -67,13 +67,7 @@ def test_partial_shared_sheet_asks_only_for_its_empty_boxes(live_server: str, ph
     missing = {label(*slot) for slot in REMOVED}
 
     # --- Setup: four players, Pizarro B and Vasco B, the partial shared sheet picked. ---
-    open_setup(page, live_server, "magellan")
-    for i, name in enumerate(NAMES[:3]):
-        page.get_by_test_id(f"player-name-{i}").fill(name)
-    tap(page, "add-player")
-    page.get_by_test_id("player-name-3").fill(NAMES[3])
-    tap(page, "mg-side-pizarro-B")
-    tap(page, "mg-side-vasco-B")
+    set_up_four_with_b_sides(page, live_server)
     page.get_by_test_id("mg-library-select").select_option(publication_id)
     expect(page.get_by_test_id("mg-library-info")).to_contain_text(f"“{edition}”, confirmed at 1 table")
     info = page.get_by_test_id("mg-sheet-info")
