@@ -3,17 +3,35 @@
     python verify_record.py kibitz-XXXX.json record-key.json
 
 `record-key.json` is what GET /api/record-key answers (fetch it once, from the server you trust).
-Needs only Python 3.11 and the `cryptography` package. Prints one word and exits with its code:
-    valid     (0)  every entry follows from the ones before it and the server signed the head
+Needs only Python 3.11 and the `cryptography` package. Prints one word, a colon and why, and exits
+with the word's code:
+    valid     (0)  every entry follows from the ones before it and the server signed the record
     unsigned  (2)  the record carries no signature: nobody vouches for it
-    invalid   (1)  an entry was changed, removed or moved, or the signature does not match
+    invalid   (1)  an entry was changed, removed or moved, a field was edited, or the signature does
+                   not match (or another server signed it)
 The algorithm (docs/records.md):
-    h0   = SHA-256(canonical({"format", "game", "players", "options", "seed"}))   as lowercase hex
+    canonical = JSON, keys sorted, separators "," and ":" without spaces, UTF-8, only '"', '\\' and
+                control characters escaped (\\u00xx in lowercase hex) — RFC 8785 for what Kibitz writes
+    h0   = SHA-256(canonical({"format": "kibitz-record/1", "game", "players", "options", "seed"}))
+           as lowercase hex (the chain keeps format 1's header in every format)
     h(n) = SHA-256(h(n-1) as ASCII + "\\n" + canonical({"seq": n, "event": event}))
-    canonical = JSON with sorted keys, no spaces, UTF-8
-    signed message = "kibitz-record/1\\n<table_id>\\n<number of entries>\\n<head hash>" (ASCII),
-    Ed25519 with the published public key; the signature is base64url without padding.
-It checks the record's integrity and origin; POST /api/verify also replays the game by its rules.
+    kibitz-record/2: Ed25519 over canonical(the whole record, its "signature" without "value"):
+           every field is bound, `created_at`, `finished_at` and `head` included.
+    kibitz-record/1: Ed25519 over "kibitz-record/1\\n<table_id>\\n<entries>\\n<head hash>" (ASCII): it
+           binds the table, the header and the entries only; the rest of the record is not vouched
+           for (said on the line printed).
+    Signatures are base64url without padding, checked with the published public key.
+
+What no file can tell: whether this record is still its table's *current* record. A finished game
+can be reopened with an undo and finished again; the older export then stays a valid record of an
+earlier head (`head.entries` entries), superseded by the table's newer one. Only the server knows its
+table's head now: ask it with
+
+    curl -s -X POST -H 'Content-Type: application/json' --data @kibitz-XXXX.json \\
+        https://kibitz.example/api/verify          # "currency": current | superseded | unknown-table
+
+(or compare `head.version` with the `version` of GET /api/tables/<table_id>). POST /api/verify
+also replays the game by its rules.
 """
 
 from __future__ import annotations
@@ -27,6 +45,8 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+CHAIN_HEADER_FORMAT = "kibitz-record/1"
+
 
 def canonical(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -36,10 +56,22 @@ def unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def verified(key: dict[str, Any], signature: str, message: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(unb64(key["public_key"])).verify(unb64(signature), message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
 def check(record: dict[str, Any], key: dict[str, Any]) -> tuple[str, str]:
-    header = {name: record.get(name) for name in ("format", "game", "players", "options", "seed")}
-    head = hashlib.sha256(canonical(header)).hexdigest()
-    for number, entry in enumerate(record.get("events", []), start=1):
+    fmt = record.get("format")
+    if fmt not in ("kibitz-record/1", "kibitz-record/2"):
+        return "invalid", f"not a Kibitz record format this script knows: {fmt!r}"
+    header = {name: record.get(name) for name in ("game", "players", "options", "seed")}
+    head = hashlib.sha256(canonical({"format": CHAIN_HEADER_FORMAT, **header})).hexdigest()
+    events = record.get("events", [])
+    for number, entry in enumerate(events, start=1):
         if entry.get("seq") != number:
             return "invalid", f"entry {number} is missing or out of place"
         content = canonical({"seq": entry["seq"], "event": entry["event"]})
@@ -47,22 +79,35 @@ def check(record: dict[str, Any], key: dict[str, Any]) -> tuple[str, str]:
         if "hash" in entry and entry["hash"] != head:
             return "invalid", f"entry {number} was changed: its hash does not follow"
     chain = record.get("chain") or {}
-    signature = chain.get("signature") or {}
-    if not signature.get("value"):
+    signature = (record.get("signature") if fmt == "kibitz-record/2" else chain.get("signature")) or {}
+    if not isinstance(signature, dict) or not signature.get("value"):
         return "unsigned", "the record carries no signature"
-    length = len(record.get("events", []))
+    length = len(events)
     if chain.get("length") != length or chain.get("head") != head:
         return "invalid", "the chain's length or head does not match the entries"
     if signature.get("key_id") != key["key_id"]:
         return "invalid", "signed with another key"
-    message = f"{record['format']}\n{record['table_id']}\n{length}\n{head}".encode("ascii")
-    try:
-        Ed25519PublicKey.from_public_bytes(unb64(key["public_key"])).verify(
-            unb64(signature["value"]), message
+    if fmt == "kibitz-record/2":
+        said = record.get("head") or {}
+        if not isinstance(said, dict) or said.get("entries") != length or said.get("version") != length:
+            return "invalid", "the record's head does not match its entries"
+        unsigned = {k: v for k, v in signature.items() if k != "value"}
+        if not verified(key, signature["value"], canonical({**record, "signature": unsigned})):
+            return "invalid", "the signature does not match: a field was changed after signing"
+        return "valid", (
+            f"{length} entries (table {record.get('table_id')} version {said['version']}, last entry "
+            f"{said.get('at')}), head {head}; whether it is the table's current record only the server "
+            "can say (POST /api/verify: currency)"
         )
-    except (InvalidSignature, ValueError):
+    message = f"kibitz-record/1\n{record.get('table_id')}\n{length}\n{head}".encode()
+    if not verified(key, signature["value"], message):
         return "invalid", "the signature does not match"
-    return "valid", f"{length} entries, head {head}"
+    bound = {"format", "table_id", "game", "players", "options", "seed", "events", "chain"}
+    loose = ", ".join(sorted(k for k in record if k not in bound)) or "nothing else"
+    return "valid", (
+        f"{length} entries, head {head} (format 1: the signature does not bind {loose}; "
+        "whether it is the table's current record only the server can say)"
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -15,7 +15,7 @@ from api.http.limits import limit_response
 from api.http.schemas import BgStatsSchema, RecordKeySchema, RecordSchema, VerificationSchema
 from api.http.verification import beside_the_loop, bounded
 from api.tables.bgstats import bgstats_play, bgstats_url
-from api.tables.record import build_record, record_csv, require_finished, verify_record
+from api.tables.record import build_record, currency, record_csv, require_finished, verify_record
 
 blp = Blueprint("records", __name__, url_prefix="/api", description="Finished games: export and verify")
 
@@ -108,14 +108,25 @@ class Verify(MethodView):
     def post(self, record: dict[str, Any]) -> dict[str, Any]:
         """Verify a game record
 
-        Checks the hash chain and this server's signature of its head (`signature`: valid, invalid
-        or unsigned — a record without a signature is never valid), replays the record's log from
+        Checks the hash chain and this server's signature (`signature`: valid, invalid or unsigned —
+        a record without a signature is never valid; format 2 signs every field of the record,
+        format 1 only its head, `unbound` lists what it leaves open), replays the record's log from
         its seed with the referee's rules and compares the outcome with the result it claims. Needs
-        no table: third parties can check any exported game. Bounded so that it cannot hold up
-        anyone else: records up to 128 KiB, 20 a minute per client, replayed in a thread beside the
-        server's event loop rather than on it.
+        no table: third parties can check any exported game. `currency` says whether it is still
+        its table's record here: `current`, `superseded` (the table has a later head since —
+        `current_head` gives its version and number of entries — after an undo and a different
+        ending, say), or `unknown-table` (no such table here, or another installation signed it).
+        Bounded so that it cannot hold up anyone else: records up to 128 KiB, 20 a minute per
+        client, replayed in a thread beside the server's event loop rather than on it.
         """
-        return beside_the_loop(verify_record, record, store().key)
+        raw = request.get_json(silent=True)
+        tables = store()
+        verdict = beside_the_loop(verify_record, record, tables.key, raw if isinstance(raw, dict) else None)
+        # One row read (the table's version and last hash), here rather than beside the loop.
+        verdict["currency"], verdict["current_head"] = currency(
+            record, verdict["signature"], tables.key, tables.head_of
+        )
+        return verdict
 
 
 @blp.route("/record-key")
@@ -125,8 +136,10 @@ class RecordKey(MethodView):
     def get(self) -> dict[str, Any]:
         """The key that signs records
 
-        The public half of the server's Ed25519 key. Every exported record's `chain.signature` is
-        its signature of `kibitz-record/1\\n<table_id>\\n<length>\\n<head>`; with this key anyone
-        checks an export offline (docs/records.md, docs/verify_record.py).
+        The public half of the server's Ed25519 key. Every exported record (`kibitz-record/2`)
+        carries its `signature` over the canonical JSON of the whole record but the signature's own
+        `value`; with this key anyone checks an export offline (docs/records.md,
+        docs/verify_record.py). Format-1 records carried `chain.signature`, of
+        `kibitz-record/1\\n<table_id>\\n<length>\\n<head>`.
         """
         return store().key.published()

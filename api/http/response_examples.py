@@ -386,6 +386,11 @@ def response_examples() -> dict[str, Any]:
         "getSheet": sheet(1),
         "updateSheet": sheet(2),
         **library_examples(),
-        "verifyRecord": verify_record(examples.RECORD, EXAMPLE_KEY),  # unsigned: no key decides it
+        # Unsigned: no key decides it, and so nothing is said of its currency.
+        "verifyRecord": {
+            **verify_record(examples.RECORD, EXAMPLE_KEY),
+            "currency": None,
+            "current_head": None,
+        },
         "getRecordKey": EXAMPLE_KEY.published(),
     }  # fmt: skip

@@ -337,7 +337,14 @@ class RecordSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
-    format = fields.String(required=True, validate=validate.Equal("kibitz-record/1"))
+    format = fields.String(
+        required=True,
+        validate=validate.OneOf(["kibitz-record/2", "kibitz-record/1"]),
+        metadata={
+            "description": "`kibitz-record/2`: `head` and a `signature` over every field; "
+            "`kibitz-record/1` (older exports): `chain.signature` over the head only"
+        },
+    )
     table_id = fields.String(
         metadata={"description": "The table it was recorded at (part of what is signed)"}
     )
@@ -353,6 +360,33 @@ class RecordSchema(Schema):
     chain = fields.Nested(
         "ChainSchema", metadata={"description": "The hash chain over the entries: its length and last hash"}
     )
+    head = fields.Nested(
+        "RecordHeadSchema",
+        metadata={"description": "Format 2: which head of the table's log this record is"},
+    )
+    signature = fields.Nested(
+        "SignatureSchema",
+        metadata={
+            "description": "Format 2: the server's Ed25519 signature over the canonical JSON of the "
+            "whole record without this `value` (docs/records.md); without it: unsigned"
+        },
+    )
+
+
+class RecordHeadSchema(Schema):
+    version = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "The table version"},
+    )
+    entries = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "How many log entries (undo entries included) the record holds"},
+    )
+    at = fields.String(required=True, metadata={"description": "When the last entry was appended (ISO 8601)"})
 
 
 class SignatureSchema(Schema):
@@ -363,7 +397,8 @@ class SignatureSchema(Schema):
     value = fields.String(
         required=True,
         metadata={
-            "description": "Ed25519 signature (base64url, no padding) of "
+            "description": "Ed25519 signature (base64url, no padding): format 2, of the canonical "
+            "record without this value; format 1, of "
             "`kibitz-record/1\\n<table_id>\\n<length>\\n<head>` (docs/records.md)"
         },
     )
@@ -421,6 +456,39 @@ class VerificationSchema(Schema):
     problem = fields.Dict(
         allow_none=True, metadata={"description": "Why it is not valid", "x-ref": "RecordRefusal"}
     )
+    format = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(["kibitz-record/2", "kibitz-record/1"]),
+        metadata={"description": "The record's format, as it says"},
+    )
+    unbound = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Top-level fields its signature does not vouch for: none in format 2; in "
+            "format 1 everything but the table, header, entries and chain (e.g. `created_at`)"
+        },
+    )
+    currency = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(["current", "superseded", "unknown-table"]),
+        metadata={
+            "description": "Is it still its table's record here? `current`: the table's head is this "
+            "record's; `superseded`: the table has a later head (`current_head`); `unknown-table`: no "
+            "such table here, or another installation signed it; null: the signature is not this "
+            "server's (nothing can be said)"
+        },
+    )
+    current_head = fields.Nested(
+        "CurrentHeadSchema",
+        allow_none=True,
+        metadata={"description": "The table's head here now, when the table is known"},
+    )
+
+
+class CurrentHeadSchema(Schema):
+    version = fields.Integer(required=True, metadata={"description": "The table's version now"})
+    entries = fields.Integer(required=True, metadata={"description": "Its number of log entries now"})
 
 
 class BgStatsSchema(Schema):

@@ -156,6 +156,9 @@ class TableStream(MethodView):
     @blp.alt_response(403, response="FORBIDDEN", description="Not this seat's token")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table or seat")
     @blp.alt_response(
+        409, response="CONFLICT", description="`record-damaged`: the stored record was changed outside Kibitz"
+    )
+    @blp.alt_response(
         429,
         **limit_response(
             "`too-many-requests`: too many wrong seat tokens; `too-many-streams`: more than "
@@ -173,7 +176,7 @@ class TableStream(MethodView):
         """
         last, seat, token, language = _last_event_id(), _seat(), bearer_token(), _language()
         tables = store()
-        tables.version_of(table_id)  # 404 before the stream starts
+        tables.check_head(table_id)  # 404, or 409 record-damaged, before the stream starts
         if seat is not None:
             with guard_token(f"{table_id}/seat/{seat}"):
                 tables.private_view(table_id, seat, token)  # 401/403/404 before the stream starts

@@ -114,14 +114,19 @@ class TableResource(MethodView):
     )
     @blp.response(200, TableSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
+    @blp.alt_response(
+        409, response="CONFLICT", description="`record-damaged`: the stored record was changed outside Kibitz"
+    )
     def get(self, table_id: str) -> Any:
         """Read a table
 
         The current state, who decides next and what they may do, whether undo is possible, and the
         result once the game is over. Needs only the table id. Send `If-None-Match` with the last
-        ETag to poll cheaply: 304 when nothing changed.
+        ETag to poll cheaply: 304 when nothing changed. Each read checks the record's head in
+        constant time (the last entry's hash and signature, no entry past the row's version): a
+        damaged record answers 409 `record-damaged`, as the log and the export do.
         """
-        version, language = store().version_of(table_id), asked_language()
+        version, language = store().check_head(table_id), asked_language()
         etag = etag_for(table_id, version, language)
         known = request.headers.get("If-None-Match")
         if known and etag_matches(known, etag):
@@ -242,7 +247,7 @@ class TableReplay(MethodView):
         secret seed, and no step shows anything that was not already shown to the whole table. Needs
         only the table id; `If-None-Match` with the last ETag answers 304 while no entry was added.
         """
-        version, language = store().version_of(table_id), asked_language()
+        version, language = store().check_head(table_id), asked_language()
         etag = replay_etag(table_id, version, language)
         known = request.headers.get("If-None-Match")
         if known and etag_matches(known, etag):
@@ -266,7 +271,9 @@ class TablePreview(MethodView):
     )
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
     @blp.alt_response(429, response="TOO_MANY_REQUESTS", description="Too many wrong tokens for this table")
-    @blp.alt_response(409, response="CONFLICT", description="`stale-version`", example=examples.STALE)
+    @blp.alt_response(
+        409, response="CONFLICT", description="`stale-version`; `record-damaged`", example=examples.STALE
+    )
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="The rules refuse the event")
     def post(self, body: dict[str, Any], table_id: str) -> dict[str, Any]:
         """Preview an event (dry run)
@@ -289,6 +296,9 @@ class TableSeat(MethodView):
     @blp.alt_response(403, response="FORBIDDEN", description="Not this seat's token")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table or seat")
     @blp.alt_response(429, response="TOO_MANY_REQUESTS", description="Too many wrong seat tokens")
+    @blp.alt_response(
+        409, response="CONFLICT", description="`record-damaged`: the stored record was changed outside Kibitz"
+    )
     def get(self, table_id: str, seat: int) -> dict[str, Any]:
         """Read a player's own view
 

@@ -28,7 +28,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from api.config import ROOT
 
-RECORD_FORMAT = "kibitz-record/1"
+# The stored chain and its per-entry head signatures keep format 1's definitions: the genesis header
+# names "kibitz-record/1" whatever the export's own format (the hashes stored since then stay good).
+CHAIN_FORMAT = "kibitz-record/1"
+RECORD_FORMAT_1 = CHAIN_FORMAT
+# Format 2: the export carries its `head` and one signature over the whole record (docs/records.md).
+RECORD_FORMAT = "kibitz-record/2"
+RECORD_FORMATS = (RECORD_FORMAT_1, RECORD_FORMAT)
 HEADER_FIELDS = ("format", "game", "players", "options", "seed")
 CHAIN_ALGORITHM = "sha256"
 SIGNATURE_ALGORITHM = "Ed25519"
@@ -38,14 +44,18 @@ VERIFIED_KEPT = 4096  # signatures found good, remembered per process
 
 
 def canonical(value: Any) -> bytes:
-    """One byte string per JSON value: sorted keys, no spaces, UTF-8 (RFC 8785's idea, for our
-    integers and strings)."""
+    """One byte string per JSON value — the only place the canonical form is written, for the chain's
+    hashes and for the record's signature alike (docs/records.md, "Canonical JSON"): object keys
+    sorted by code point, separators `,` and `:` with no whitespace, strings as UTF-8 with only `"`,
+    `\\` and control characters escaped (`\\b \\f \\n \\r \\t`, others `\\u00xx` in lowercase
+    hex), integers in plain decimal. For what Kibitz writes (integers, strings, booleans, null,
+    ASCII keys) this is byte for byte RFC 8785 (JCS); moving to JCS proper is a change here only."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def genesis(header: Mapping[str, Any]) -> str:
     """What the first entry's hash builds on: the game, its players, options and seed."""
-    fields = {"format": RECORD_FORMAT, **{k: header.get(k) for k in HEADER_FIELDS if k != "format"}}
+    fields = {"format": CHAIN_FORMAT, **{k: header.get(k) for k in HEADER_FIELDS if k != "format"}}
     return hashlib.sha256(canonical(fields)).hexdigest()
 
 
@@ -66,7 +76,7 @@ def hashes(start: str, entries: Iterable[tuple[int, Mapping[str, Any]]]) -> list
 
 def signed_message(table_id: str, length: int, head: str) -> bytes:
     """What the server signs: the record format, the table, how many entries, the head hash."""
-    return f"{RECORD_FORMAT}\n{table_id}\n{length}\n{head}".encode("ascii")
+    return f"{CHAIN_FORMAT}\n{table_id}\n{length}\n{head}".encode("ascii")
 
 
 def b64(data: bytes) -> str:
@@ -93,6 +103,19 @@ class RecordKey:
 
     def sign(self, table_id: str, length: int, head: str) -> str:
         return b64(self.private.sign(signed_message(table_id, length, head)))
+
+    def sign_bytes(self, message: bytes) -> str:
+        """A signature of any message (Ed25519 is deterministic: the same message, the same value)."""
+        return b64(self.private.sign(message))
+
+    def verifies_bytes(self, signature: str | None, message: bytes) -> bool:
+        if not signature:
+            return False
+        try:
+            self.public.verify(unb64(signature), message)
+        except (InvalidSignature, ValueError):
+            return False
+        return True
 
     def verifies(self, signature: str | None, table_id: str, length: int, head: str) -> bool:
         """Whether `signature` is this key's over the log's head. A signature once found good is

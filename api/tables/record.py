@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from api.errors import ApiProblem
@@ -13,8 +13,10 @@ from api.rules.replay import replay
 from api.tables.chain import (
     CHAIN_ALGORITHM,
     RECORD_FORMAT,
+    RECORD_FORMAT_1,
     SIGNATURE_ALGORITHM,
     RecordKey,
+    canonical,
     hashes,
 )
 from api.tables.chain import genesis as chain_genesis
@@ -41,10 +43,15 @@ def chain(record: Mapping[str, Any], entries: list[Mapping[str, Any]]) -> list[s
 
 
 def build_record(table: TableRow, entries: list[dict[str, Any]], key: RecordKey) -> dict[str, Any]:
-    """The record of a finished game: its entries with the hashes stored when they were appended
-    (the store checked them on reading) and the server's signature of the head."""
+    """The record of a finished game (format 2): its entries with the hashes stored when they were
+    appended (the store checked them on reading), the head it is — the table's version, its number
+    of entries and the time of the last one — and the server's signature over all of it.
+
+    Nothing in it is "now": the same table version exports the same bytes, signature included
+    (Ed25519 is deterministic), so re-exports and ETags agree."""
     game = require_game(table.game)
     result = game.result(game.load(table.state))
+    last_at = entries[-1]["at"] if entries else table.created_at
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "game": table.game,
@@ -56,20 +63,76 @@ def build_record(table: TableRow, entries: list[dict[str, Any]], key: RecordKey)
         "result": result,
         "created_at": table.created_at.isoformat(),
         "finished_at": table.updated_at.isoformat(),
-    }
-    head = record["events"][-1]["hash"] if entries else genesis(record)
-    record["chain"] = {
-        "algorithm": CHAIN_ALGORITHM,
-        "length": len(entries),
-        "head": head,
-        "signature": {
-            "algorithm": SIGNATURE_ALGORITHM,
-            "key_id": key.key_id,
-            # The head as stored (an empty log: signed now, there is no entry to keep it).
-            "value": entries[-1]["signature"] if entries else key.sign(table.id, 0, head),
+        "head": {"version": table.version, "entries": len(entries), "at": last_at.isoformat()},
+        "chain": {
+            "algorithm": CHAIN_ALGORITHM,
+            "length": len(entries),
+            "head": entries[-1]["hash"] if entries else genesis({"game": table.game, **table.__dict__}),
         },
+        "signature": {"algorithm": SIGNATURE_ALGORITHM, "key_id": key.key_id},
     }
+    record["signature"]["value"] = key.sign_bytes(signed_bytes(record))
     return record
+
+
+def signed_bytes(record: Mapping[str, Any]) -> bytes:
+    """What a format-2 signature signs: the canonical form of the whole record with only the
+    signature's own `value` left out (every other field, known or not, is bound)."""
+    signature = record.get("signature")
+    unsigned = (
+        {k: v for k, v in signature.items() if k != "value"} if isinstance(signature, Mapping) else signature
+    )
+    return canonical({**record, "signature": unsigned})
+
+
+# What a format-1 signature binds (the head: table, number of entries, last hash → every entry and
+# the header). Anything else in a format-1 record can be edited without its signature noticing.
+FORMAT_1_BOUND = frozenset({"format", "table_id", "game", "players", "options", "seed", "events", "chain"})
+
+
+def unbound(record: Mapping[str, Any]) -> list[str]:
+    """The top-level fields a valid signature does not vouch for: none in format 2."""
+    if record.get("format") != RECORD_FORMAT_1:
+        return []
+    return sorted(k for k in record if k not in FORMAT_1_BOUND)
+
+
+def record_head(record: Mapping[str, Any]) -> tuple[int, str]:
+    """The head a record is: its number of entries and the chain's last hash."""
+    chain_info = record.get("chain") or {}
+    return int(chain_info.get("length", len(record["events"]))), str(chain_info.get("head", ""))
+
+
+def signer(record: Mapping[str, Any]) -> str | None:
+    """The key id a record says signed it."""
+    signature = record.get("signature") if record.get("format") == RECORD_FORMAT else None
+    if record.get("format") == RECORD_FORMAT_1:
+        signature = (record.get("chain") or {}).get("signature")
+    key_id = signature.get("key_id") if isinstance(signature, Mapping) else None
+    return key_id if isinstance(key_id, str) else None
+
+
+HeadLookup = Callable[[str], "tuple[int, str | None] | None"]
+
+
+def currency(
+    record: Mapping[str, Any], signature: str, key: RecordKey, lookup: HeadLookup
+) -> tuple[str | None, dict[str, int] | None]:
+    """Whether a record is its table's current one here: "current" (the table's head is the
+    record's), "superseded" (the table exists here and its head differs: the log is append-only and
+    an undo is itself an entry, so a later head always has more entries), "unknown-table" (no such
+    table here, or another installation's key signed it); None when nothing can be said (a record
+    unsigned, or not signed by this key). With the table's current head when it is known."""
+    if signature != "valid":
+        foreign = signer(record) not in (None, key.key_id)
+        return ("unknown-table", None) if foreign else (None, None)
+    table_id = record.get("table_id")
+    found = lookup(table_id) if isinstance(table_id, str) else None
+    if found is None:
+        return "unknown-table", None
+    version, last_hash = found
+    current_head = {"version": version, "entries": version}
+    return ("current" if (version, last_hash) == record_head(record) else "superseded"), current_head
 
 
 def check_chain(record: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -123,27 +186,49 @@ def spreadsheet_safe(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def check_signature(record: Mapping[str, Any], key: RecordKey) -> str:
-    """ "valid" when this server signed the record's head; "unsigned" without a signature (anyone
-    can compute a hash chain: it proves nothing about who wrote the record); else "invalid"."""
+def check_signature(record: Mapping[str, Any], key: RecordKey, raw: Mapping[str, Any] | None = None) -> str:
+    """ "valid" when this server signed the record; "unsigned" without a signature (anyone can
+    compute a hash chain: it proves nothing about who wrote the record); else "invalid". Format 2:
+    the signature over the whole record as sent (`raw`, before any defaults were filled in);
+    format 1: the signature of its head only."""
+    entries = list(record["events"])
+    head = chain(record, entries)[-1] if entries else genesis(record)
     stated = record.get("chain") or {}
+    if stated.get("length") != len(entries) or stated.get("head") != head:
+        return "invalid" if _signature_value(record) else "unsigned"
+    if record.get("format") == RECORD_FORMAT:
+        whole = raw if raw is not None else record
+        signature = whole.get("signature")
+        if not isinstance(signature, Mapping) or not signature.get("value"):
+            return "unsigned"
+        said = whole.get("head")
+        if (
+            signature.get("key_id") != key.key_id
+            or signature.get("algorithm") != SIGNATURE_ALGORITHM
+            or not isinstance(said, Mapping)
+            or said.get("entries") != len(entries)
+            or said.get("version") != len(entries)
+        ):
+            return "invalid"
+        return "valid" if key.verifies_bytes(str(signature["value"]), signed_bytes(whole)) else "invalid"
     signature = stated.get("signature") or {}
     if not signature.get("value"):
         return "unsigned"
-    entries = list(record["events"])
-    head = chain(record, entries)[-1] if entries else genesis(record)
-    if (
-        signature.get("key_id") != key.key_id
-        or stated.get("length") != len(entries)
-        or stated.get("head") != head
-    ):
-        return "invalid"
     table_id = record.get("table_id")
-    if not isinstance(table_id, str) or not key.verifies(
-        str(signature["value"]), table_id, len(entries), head
-    ):
+    if signature.get("key_id") != key.key_id or not isinstance(table_id, str):
+        return "invalid"
+    if not key.verifies(str(signature["value"]), table_id, len(entries), head):
         return "invalid"
     return "valid"
+
+
+def _signature_value(record: Mapping[str, Any]) -> bool:
+    holder = (
+        record.get("signature")
+        if record.get("format") == RECORD_FORMAT
+        else (record.get("chain") or {}).get("signature")
+    )
+    return isinstance(holder, Mapping) and bool(holder.get("value"))
 
 
 SIGNATURE_PROBLEMS = {
@@ -159,12 +244,18 @@ SIGNATURE_PROBLEMS = {
 }
 
 
-def verify_record(record: Mapping[str, Any], key: RecordKey) -> dict[str, Any]:
-    """Check the record's hash chain and the server's signature of its head, then replay its log
-    from its seed and compare the outcome with the one it claims. Valid only when all three hold."""
+def verify_record(
+    record: Mapping[str, Any], key: RecordKey, raw: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Check the record's hash chain and the server's signature (format 2: of the whole record as
+    sent, `raw`; format 1: of its head), then replay its log from its seed and compare the outcome
+    with the one it claims. Valid only when all three hold. Whether it is the table's current record
+    is the caller's to add (`currency`: it reads the table)."""
     verdict = _verify_replay(record)
-    signature = "invalid" if not verdict["chain"]["intact"] else check_signature(record, key)
+    signature = "invalid" if not verdict["chain"]["intact"] else check_signature(record, key, raw)
     verdict["signature"] = signature
+    verdict["format"] = record.get("format")
+    verdict["unbound"] = unbound(raw if raw is not None else record)
     if signature != "valid":
         verdict["valid"] = False
         if verdict["problem"] is None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, cast, insert, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, cast, insert, literal_column, select, update
 from sqlalchemy.exc import IntegrityError
 
 from api.db.engine import DriverStatement, lone_statements, read_connection, write_transaction
@@ -159,6 +159,42 @@ def _entry_binds(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 WRITTEN_ROWS_KEPT = 4096  # tables whose last written row each process keeps (a few KB each)
 _VERSION = select(game_tables.c.version).where(game_tables.c.id == bindparam("table_id"))
+# The table's head as a record names it: its version and the last entry's hash (POST /api/verify).
+_HEAD = select(game_tables.c.version, _LAST_HASH).where(game_tables.c.id == bindparam("table_id"))
+# Every read of a table checks its head in O(1) (`check_head`): the row's version, the last entry
+# (its content, hash and signature), the hash before it, and that no entry lies past the version.
+_last, _before, _beyond = events.alias("last_entry"), events.alias("before_last"), events.alias("beyond")
+_ONE = literal_column("1")  # a literal, not a parameter: the driver-level statement binds by name
+_HEAD_CHECK = (
+    select(
+        game_tables.c.version,
+        game_tables.c.game,
+        game_tables.c.players,
+        game_tables.c.options,
+        game_tables.c.seed,
+        _last.c.seq.label("last_seq"),
+        _last.c.payload.label("last_payload"),
+        _last.c.hash.label("last_hash"),
+        _last.c.signature.label("last_signature"),
+        _before.c.hash.label("before_hash"),
+        _beyond.c.seq.label("beyond"),
+    )
+    .select_from(
+        game_tables.outerjoin(
+            _last, and_(_last.c.table_id == game_tables.c.id, _last.c.seq == game_tables.c.version)
+        )
+        .outerjoin(
+            _before,
+            and_(_before.c.table_id == game_tables.c.id, _before.c.seq == game_tables.c.version - _ONE),
+        )
+        .outerjoin(
+            _beyond,
+            and_(_beyond.c.table_id == game_tables.c.id, _beyond.c.seq == game_tables.c.version + _ONE),
+        )
+    )
+    .where(game_tables.c.id == bindparam("table_id"))
+)
+DAMAGED_KEPT = 4096  # table versions found damaged, remembered per process
 _COLUMNS: dict[str, Any] = {}  # "read one column" statements, one per column, built on first use
 
 
@@ -291,6 +327,7 @@ class TableStore:
         # version query everywhere, the append's row read and compare-and-swap on PostgreSQL.
         postgresql = engine.dialect.name == "postgresql"
         self._version = DriverStatement(engine, _VERSION)
+        self._head_check = DriverStatement(engine, _HEAD_CHECK) if postgresql else None
         self._row = DriverStatement(engine, _ROW) if postgresql else None
         self._cas = DriverStatement(engine, _ADVANCE_AND_ENTER) if postgresql else None
         # The row as this process last wrote it, per table (bounded): a version never changes, so
@@ -298,6 +335,9 @@ class TableStore:
         # still refuses it if another process moved the table on meanwhile.
         self._written: dict[str, Mapping[str, Any]] = {}
         self._written_lock = threading.Lock()
+        # Table versions a full read of the log found damaged (bounded): every later read of that
+        # version in this process says so too, the O(1) table view included (`check_head`).
+        self._damaged: dict[tuple[str, int], ApiProblem] = {}
         # Called after each committed append (the live streams of this process listen to it).
         self.on_commit: Callable[[str, int], object] = lambda _table_id, _version: None
 
@@ -424,8 +464,72 @@ class TableStore:
             raise not_found(table_id)
         return int(row["version"])
 
+    def head_of(self, table_id: str) -> tuple[int, str | None] | None:
+        """The table's head as a record names it — its version (= its number of entries) and the
+        last entry's hash — or None when there is no such table here. One row read."""
+        if not is_our_id(table_id):
+            return None
+        with read_connection(self.engine) as conn:
+            row = conn.execute(_HEAD, {"table_id": table_id}).mappings().first()
+        if row is None:
+            return None
+        version = int(row["version"])
+        return version, (str(row["last_hash"]) if row["last_hash"] else None) if version else None
+
+    def check_head(self, table_id: str) -> int:
+        """The table's version, once its head is found whole: 404 for no such table, else 409
+        record-damaged when the row's version has no last entry or an entry past it, when the last
+        entry's content does not hash to its stored hash (from the one before it), when the server's
+        signature of that head fails, or when a full read of this version's log in this process
+        found it damaged before. One indexed row read and one SHA-256 however long the log is; an
+        early entry changed is found by the reads of the log (`log`, `states`, a catch-up), which
+        this process then remembers."""
+        if not is_our_id(table_id):
+            raise not_found(table_id)
+        row: Mapping[str, Any] | None
+        if self._head_check is not None:  # PostgreSQL: straight to the driver, as the poll's query
+            raw = self.engine.raw_connection()
+            try:
+                row = self._head_check.first(raw, {"table_id": table_id})
+            finally:
+                raw.close()
+        else:
+            with read_connection(self.engine) as conn:
+                row = conn.execute(_HEAD_CHECK, {"table_id": table_id}).mappings().first()
+        if row is None:
+            raise not_found(table_id)
+        version = int(row["version"])
+        known = self._damaged.get((table_id, version))
+        if known is not None:
+            raise known
+        if row["beyond"] is not None:
+            raise record_damaged(version + 1, "past-the-head")
+        if version == 0:
+            return 0
+        if row["last_seq"] is None or not row["last_hash"]:
+            raise record_damaged(version, "missing")
+        payload = row["last_payload"]
+        if isinstance(payload, str):  # SQLite through the driver: JSON as text
+            payload = json.loads(payload)
+        if version == 1:
+            header = {k: row[k] for k in ("game", "players", "options", "seed")}
+            for name in ("players", "options"):
+                if isinstance(header[name], str):
+                    header[name] = json.loads(header[name])
+            before = genesis(header)
+        elif not row["before_hash"]:
+            raise record_damaged(version - 1, "missing")
+        else:
+            before = str(row["before_hash"])
+        if link(before, version, payload) != row["last_hash"]:
+            raise record_damaged(version, "changed")
+        if not self.key.verifies(row["last_signature"], table_id, version, str(row["last_hash"])):
+            raise record_damaged(version, "not-signed")
+        return version
+
     def log(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]]:
         """The full log, each entry marked with whether it is still in effect (not undone)."""
+        self.check_head(table_id)  # the row against its head, and no entry past it
         with read_connection(self.engine) as conn:
             table = self._load(conn, table_id)
             rows = (
@@ -470,6 +574,7 @@ class TableStore:
         (an undo entry: the state it returned to). The server replays its own record, secret seeds
         included, so it can show the past of a table whose draws no phone can replay; nothing in it
         lies beyond what every reader has already seen. Reads the whole log, like the log itself."""
+        self.check_head(table_id)
         with read_connection(self.engine) as conn:
             table = self._load(conn, table_id)
             initial = self._column(conn, table_id, game_tables.c.initial_state)
@@ -540,6 +645,7 @@ class TableStore:
             if not token_matches(token, hashes[seat]):
                 raise ApiProblem(403, "bad-seat-token", "This link is not for this seat.")
             table = self._load(conn, table_id)
+        self.check_head(table_id)  # a damaged record is said on every read of the table
         game = require_game(table.game)
         return game.private_view(game.load(table.state), seat)
 
@@ -670,6 +776,7 @@ class TableStore:
     ) -> TableRow:
         """The table as it would be after `event`, without storing anything. Open to anyone, except
         for an event that depends on a seat's hidden cards: that one only for the seat's own token."""
+        self.check_head(table_id)  # a damaged record is said on every read of the table
         with read_connection(self.engine) as conn:
             table = self._load(conn, table_id)
             game = require_game(table.game)
@@ -739,6 +846,23 @@ class TableStore:
             raise record_damaged(table.version, "changed")
 
     def _check_chain(self, table: TableRow, rows: Sequence[Any], after: int = 0) -> list[Any]:
+        """`_follows`, remembering its finding for this table version (`check_head` says it too)."""
+        key = (table.id, table.version)
+        try:
+            checked = self._follows(table, rows, after)
+        except ApiProblem as problem:
+            with self._written_lock:
+                self._damaged.pop(key, None)
+                self._damaged[key] = problem
+                while len(self._damaged) > DAMAGED_KEPT:
+                    del self._damaged[next(iter(self._damaged))]
+            raise
+        if after == 0 and key in self._damaged:  # the whole log read again, and whole: repaired
+            with self._written_lock:
+                self._damaged.pop(key, None)
+        return checked
+
+    def _follows(self, table: TableRow, rows: Sequence[Any], after: int = 0) -> list[Any]:
         """The entries past `after` (rows: from `after` itself on, when after > 0), once every one is
         found to follow from the one before and the last to carry the server's signature; else
         record-damaged naming the first entry that does not. Costs one SHA-256 per entry read and one

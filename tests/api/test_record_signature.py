@@ -56,7 +56,7 @@ def test_the_published_key_checks_an_export_offline(
     client: FlaskClient, record: dict[str, Any], tmp_path: Path
 ) -> None:
     key = client.get("/api/record-key").get_json()
-    assert key["algorithm"] == "Ed25519" and record["chain"]["signature"]["key_id"] == key["key_id"]
+    assert key["algorithm"] == "Ed25519" and record["signature"]["key_id"] == key["key_id"]
     assert key["public_key_pem"].startswith("-----BEGIN PUBLIC KEY-----")
     assert offline(tmp_path, record, key) == (0, "valid")
     verdict = client.post("/api/verify", json=record).get_json()
@@ -97,9 +97,9 @@ def test_a_stripped_record_is_unsigned_never_valid(
     client: FlaskClient, record: dict[str, Any], tmp_path: Path, strip: str
 ) -> None:
     if strip == "signature":
-        del record["chain"]["signature"]
+        del record["signature"]
     else:
-        del record["chain"]
+        del record["chain"], record["signature"]
     if strip == "everything":
         record["events"] = [{"seq": e["seq"], "event": e["event"]} for e in record["events"]]
     verdict = client.post("/api/verify", json=record).get_json()
