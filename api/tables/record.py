@@ -67,7 +67,7 @@ def build_record(table: TableRow, entries: list[dict[str, Any]], key: RecordKey)
         "chain": {
             "algorithm": CHAIN_ALGORITHM,
             "length": len(entries),
-            "head": entries[-1]["hash"] if entries else genesis({"game": table.game, **table.__dict__}),
+            "head": entries[-1]["hash"] if entries else genesis(table.__dict__),
         },
         "signature": {"algorithm": SIGNATURE_ALGORITHM, "key_id": key.key_id},
     }

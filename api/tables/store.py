@@ -327,7 +327,7 @@ class TableStore:
         # version query everywhere, the append's row read and compare-and-swap on PostgreSQL.
         postgresql = engine.dialect.name == "postgresql"
         self._version = DriverStatement(engine, _VERSION)
-        self._head_check = DriverStatement(engine, _HEAD_CHECK) if postgresql else None
+        self._head_check = DriverStatement(engine, _HEAD_CHECK)  # JSON as text on SQLite: parsed below
         self._row = DriverStatement(engine, _ROW) if postgresql else None
         self._cas = DriverStatement(engine, _ADVANCE_AND_ENTER) if postgresql else None
         # The row as this process last wrote it, per table (bounded): a version never changes, so
@@ -486,16 +486,11 @@ class TableStore:
         this process then remembers."""
         if not is_our_id(table_id):
             raise not_found(table_id)
-        row: Mapping[str, Any] | None
-        if self._head_check is not None:  # PostgreSQL: straight to the driver, as the poll's query
-            raw = self.engine.raw_connection()
-            try:
-                row = self._head_check.first(raw, {"table_id": table_id})
-            finally:
-                raw.close()
-        else:
-            with read_connection(self.engine) as conn:
-                row = conn.execute(_HEAD_CHECK, {"table_id": table_id}).mappings().first()
+        raw = self.engine.raw_connection()  # straight to the driver, as the poll's own query
+        try:
+            row = self._head_check.first(raw, {"table_id": table_id})
+        finally:
+            raw.close()
         if row is None:
             raise not_found(table_id)
         version = int(row["version"])
