@@ -164,7 +164,7 @@ _HEAD = select(game_tables.c.version, _LAST_HASH).where(game_tables.c.id == bind
 # Every read of a table checks its head in O(1) (`check_head`): the row's version, the last entry
 # (its content, hash and signature), the hash before it, and that no entry lies past the version.
 _last, _before, _beyond = events.alias("last_entry"), events.alias("before_last"), events.alias("beyond")
-_ONE = literal_column("1")  # a literal, not a parameter: the driver-level statement binds by name
+_ONE: Any = literal_column("1")  # a literal, not a parameter: the driver-level statement binds by name
 _HEAD_CHECK = (
     select(
         game_tables.c.version,
