@@ -2,7 +2,9 @@
 
     python verify_record.py kibitz-XXXX.json record-key.json
 
-`record-key.json` is what GET /api/record-key answers (fetch it once, from the server you trust).
+`record-key.json` is what GET /api/record-key answers (fetch it once, from the server you trust):
+its `keys` list every key the server accepts (a rotated key's older records keep verifying); the
+record's `key_id` picks one.
 Needs only Python 3.11 and the `cryptography` package. Prints one word, a colon and why, and exits
 with the word's code:
     valid     (0)  every entry follows from the ones before it and the server signed the record
@@ -85,8 +87,10 @@ def check(record: dict[str, Any], key: dict[str, Any]) -> tuple[str, str]:
     length = len(events)
     if chain.get("length") != length or chain.get("head") != head:
         return "invalid", "the chain's length or head does not match the entries"
-    if signature.get("key_id") != key["key_id"]:
-        return "invalid", "signed with another key"
+    listed = {entry["key_id"]: entry for entry in key.get("keys", [])} or {key["key_id"]: key}
+    if signature.get("key_id") not in listed:
+        return "invalid", "signed with a key the server does not list (another server's?)"
+    key = listed[signature["key_id"]]
     if fmt == "kibitz-record/2":
         said = record.get("head") or {}
         if not isinstance(said, dict) or said.get("entries") != length or said.get("version") != length:

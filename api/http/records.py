@@ -140,6 +140,8 @@ class RecordKey(MethodView):
         carries its `signature` over the canonical JSON of the whole record but the signature's own
         `value`; with this key anyone checks an export offline (docs/records.md,
         docs/verify_record.py). Format-1 records carried `chain.signature`, of
-        `kibitz-record/1\\n<table_id>\\n<length>\\n<head>`.
+        `kibitz-record/1\\n<table_id>\\n<length>\\n<head>`. `keys` lists every key whose signatures
+        are accepted, by `key_id`, the current one first: records signed before a key rotation keep
+        verifying.
         """
         return store().key.published()

@@ -413,8 +413,8 @@ class ChainSchema(Schema):
     )
 
 
-class RecordKeySchema(Schema):
-    """The public half of the key that signs every record's head."""
+class PublicKeySchema(Schema):
+    """The public half of one record key."""
 
     algorithm = fields.String(required=True, metadata={"description": "`Ed25519`"})
     key_id = fields.String(
@@ -423,6 +423,23 @@ class RecordKeySchema(Schema):
     public_key = fields.String(required=True, metadata={"description": "The raw 32-byte key, base64url"})
     public_key_pem = fields.String(
         required=True, metadata={"description": "The same as PEM (SubjectPublicKeyInfo)"}
+    )
+
+
+class ListedKeySchema(PublicKeySchema):
+    current = fields.Boolean(
+        required=True, metadata={"description": "The key that signs new heads and records now"}
+    )
+
+
+class RecordKeySchema(PublicKeySchema):
+    """The public half of the key that signs records now, and every key whose signatures are still
+    accepted (the keys it replaced: older records keep verifying)."""
+
+    keys = fields.List(
+        fields.Nested(ListedKeySchema),
+        required=True,
+        metadata={"description": "Every accepted key by `key_id`, the current one first"},
     )
 
 

@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,19 +87,47 @@ def unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-_KEYS: dict[Path, RecordKey] = {}
+_KEYS: dict[tuple[Path, tuple[Path, ...]], RecordKey] = {}
 _LOCK = threading.Lock()
+RETIRED_ENV = "KIBITZ_RECORD_RETIRED_KEYS"
+
+
+def key_id_of(public: Ed25519PublicKey) -> str:
+    """First 16 hex digits of SHA-256 of the raw 32-byte public key."""
+    return hashlib.sha256(
+        public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    ).hexdigest()[:16]
+
+
+def _published(public: Ed25519PublicKey) -> dict[str, Any]:
+    raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    pem = public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return {
+        "algorithm": SIGNATURE_ALGORITHM,
+        "key_id": key_id_of(public),
+        "public_key": b64(raw),
+        "public_key_pem": pem.decode("ascii"),
+    }
 
 
 class RecordKey:
-    """The server's signing key (private part in a file outside the database)."""
+    """The server's signing key (private part in a file outside the database), and the public
+    halves of the keys it replaced (`retired`): new heads and records are signed with the newest
+    only; what an older key signed keeps verifying as long as that key is listed."""
 
-    def __init__(self, private: Ed25519PrivateKey) -> None:
+    def __init__(self, private: Ed25519PrivateKey, retired: Sequence[Ed25519PublicKey] = ()) -> None:
         self.private = private
         self.public: Ed25519PublicKey = private.public_key()
         self.public_raw = self.public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-        self.key_id = hashlib.sha256(self.public_raw).hexdigest()[:16]
+        self.key_id = key_id_of(self.public)
+        # Newest first: the signing key's public half, then the retired ones in the order given.
+        self.publics: dict[str, Ed25519PublicKey] = {self.key_id: self.public}
+        for public in retired:
+            self.publics.setdefault(key_id_of(public), public)
         self._verified: dict[tuple[str, str, int, str], None] = {}
+
+    def knows(self, key_id: object) -> bool:
+        return isinstance(key_id, str) and key_id in self.publics
 
     def sign(self, table_id: str, length: int, head: str) -> str:
         return b64(self.private.sign(signed_message(table_id, length, head)))
@@ -108,17 +136,14 @@ class RecordKey:
         """A signature of any message (Ed25519 is deterministic: the same message, the same value)."""
         return b64(self.private.sign(message))
 
-    def verifies_bytes(self, signature: str | None, message: bytes) -> bool:
-        if not signature:
-            return False
-        try:
-            self.public.verify(unb64(signature), message)
-        except (InvalidSignature, ValueError):
-            return False
-        return True
+    def verifies_bytes(self, signature: str | None, message: bytes, key_id: str | None = None) -> bool:
+        """Whether `signature` over `message` is the key `key_id`'s (default: the signing key's)."""
+        public = self.publics.get(key_id or self.key_id)
+        return public is not None and _good(public, signature, message)
 
     def verifies(self, signature: str | None, table_id: str, length: int, head: str) -> bool:
-        """Whether `signature` is this key's over the log's head. A signature once found good is
+        """Whether `signature` is one of these keys' over the log's head (a stored entry does not
+        say which key signed it: the newest is tried first). A signature once found good is
         remembered (bounded): every live stream of a table re-reads the same head after each change,
         and one check per process is enough for an exact (message, signature) pair."""
         if not signature:
@@ -126,9 +151,8 @@ class RecordKey:
         seen = (signature, table_id, length, head)
         if seen in self._verified:
             return True
-        try:
-            self.public.verify(unb64(signature), signed_message(table_id, length, head))
-        except (InvalidSignature, ValueError):
+        message = signed_message(table_id, length, head)
+        if not any(_good(public, signature, message) for public in self.publics.values()):
             return False
         with _LOCK:
             self._verified[seen] = None
@@ -137,15 +161,23 @@ class RecordKey:
         return True
 
     def published(self) -> dict[str, Any]:
-        pem = self.public.public_bytes(
-            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-        )
-        return {
-            "algorithm": SIGNATURE_ALGORITHM,
-            "key_id": self.key_id,
-            "public_key": b64(self.public_raw),
-            "public_key_pem": pem.decode("ascii"),
-        }
+        """The signing key's public half (as before rotation existed), and under `keys` every key
+        whose signatures this server accepts, the signing one first (`current`)."""
+        keys = [
+            {**_published(public), "current": key_id == self.key_id}
+            for key_id, public in self.publics.items()
+        ]
+        return {**_published(self.public), "keys": keys}
+
+
+def _good(public: Ed25519PublicKey, signature: str | None, message: bytes) -> bool:
+    if not signature:
+        return False
+    try:
+        public.verify(unb64(signature), message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
 
 
 def key_path() -> Path:
@@ -153,14 +185,36 @@ def key_path() -> Path:
     return Path(configured) if configured else DEFAULT_KEY
 
 
-def record_key(path: Path | None = None) -> RecordKey:
+def retired_paths() -> tuple[Path, ...]:
+    """KIBITZ_RECORD_RETIRED_KEYS: the files of the keys the signing key replaced, separated by the
+    system's path separator (`:`), newest first; each a public or a private PEM."""
+    configured = os.environ.get(RETIRED_ENV, "")
+    return tuple(Path(part) for part in configured.split(os.pathsep) if part.strip())
+
+
+def record_key(path: Path | None = None, retired: Sequence[Path] | None = None) -> RecordKey:
     """The signing key at `path` (default: KIBITZ_RECORD_KEY, else var/record-key.pem), made on first
-    use. Made with O_EXCL, so two workers starting together end up with the same one."""
+    use, with the retired keys' public halves (default: KIBITZ_RECORD_RETIRED_KEYS). Made with
+    O_EXCL, so two workers starting together end up with the same one."""
     path = path or key_path()
+    older = tuple(retired) if retired is not None else retired_paths()
     with _LOCK:
-        if path not in _KEYS:
-            _KEYS[path] = RecordKey(_load_or_create(path))
-        return _KEYS[path]
+        if (path, older) not in _KEYS:
+            _KEYS[(path, older)] = RecordKey(_load_or_create(path), [_load_public(p) for p in older])
+        return _KEYS[(path, older)]
+
+
+def _load_public(path: Path) -> Ed25519PublicKey:
+    data = path.read_bytes()
+    loaded: Any
+    if b"PRIVATE KEY" in data:
+        loaded = serialization.load_pem_private_key(data, password=None)
+        loaded = loaded.public_key() if isinstance(loaded, Ed25519PrivateKey) else None
+    else:
+        loaded = serialization.load_pem_public_key(data)
+    if not isinstance(loaded, Ed25519PublicKey):
+        raise ValueError(f"{path} does not hold an Ed25519 key")
+    return loaded
 
 
 def _load_or_create(path: Path) -> Ed25519PrivateKey:

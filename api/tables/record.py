@@ -124,7 +124,8 @@ def currency(
     table here, or another installation's key signed it); None when nothing can be said (a record
     unsigned, or not signed by this key). With the table's current head when it is known."""
     if signature != "valid":
-        foreign = signer(record) not in (None, key.key_id)
+        said = signer(record)
+        foreign = said is not None and not key.knows(said)
         return ("unknown-table", None) if foreign else (None, None)
     table_id = record.get("table_id")
     found = lookup(table_id) if isinstance(table_id, str) else None
@@ -203,19 +204,20 @@ def check_signature(record: Mapping[str, Any], key: RecordKey, raw: Mapping[str,
             return "unsigned"
         said = whole.get("head")
         if (
-            signature.get("key_id") != key.key_id
+            not key.knows(signature.get("key_id"))
             or signature.get("algorithm") != SIGNATURE_ALGORITHM
             or not isinstance(said, Mapping)
             or said.get("entries") != len(entries)
             or said.get("version") != len(entries)
         ):
             return "invalid"
-        return "valid" if key.verifies_bytes(str(signature["value"]), signed_bytes(whole)) else "invalid"
+        good = key.verifies_bytes(str(signature["value"]), signed_bytes(whole), str(signature["key_id"]))
+        return "valid" if good else "invalid"
     signature = stated.get("signature") or {}
     if not signature.get("value"):
         return "unsigned"
     table_id = record.get("table_id")
-    if signature.get("key_id") != key.key_id or not isinstance(table_id, str):
+    if not key.knows(signature.get("key_id")) or not isinstance(table_id, str):
         return "invalid"
     if not key.verifies(str(signature["value"]), table_id, len(entries), head):
         return "invalid"

@@ -88,7 +88,7 @@ def test_a_changed_table_id_or_another_key_is_not_valid(
     elsewhere = {**record, "table_id": "AAAAAAAAAAAAAAAA"}
     assert client.post("/api/verify", json=elsewhere).get_json()["signature"] == "invalid"
     key = client.get("/api/record-key").get_json()
-    other = {**key, "key_id": "0" * 16}
+    other = {**key, "key_id": "0" * 16, "keys": [{**k, "key_id": "0" * 16} for k in key["keys"]]}
     assert offline(tmp_path, record, other) == (1, "invalid")
 
 
