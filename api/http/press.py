@@ -23,6 +23,7 @@ from collections import defaultdict
 from typing import Any
 
 from api.http.editions import Edition
+from api.http.metrics import FANOUT_LAG
 from api.tables.changes import TableChanges
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,8 @@ class Press:
                 elif announced == behind:
                     read_after = now  # the listener (re)started: notices may have gone by
                 self._publish(announced, read_after)
+                if announced > behind and self.changes.announced_at:
+                    FANOUT_LAG.observe(time.monotonic() - self.changes.announced_at)
         except Exception:  # a database error: every stream goes back to its own loop, which says so
             log.exception("the press of table %s stopped", self.edition.table_id)
             for reader in list(self.readers):
