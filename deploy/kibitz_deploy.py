@@ -78,6 +78,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="live streams per client address per app server (behind the proxy a whole hall "
         "shares one address: docs/deploy.md, 'A hall behind one address')",
     )
+    p.add_argument("--create-limit", default="120 per minute;1000 per hour",
+                   help="new tables per client address (KIBITZ_CREATE_LIMIT): a hall's phones share one")
     p.add_argument("--no-start", action="store_true", help="write everything, start nothing")
     args = p.parse_args(argv)
     if args.servers < 1:
@@ -114,6 +116,7 @@ def settings(args: argparse.Namespace) -> dict[str, str]:
         # Caddy is the one proxy in front: the client's address is the last X-Forwarded-For entry.
         "KIBITZ_TRUSTED_PROXIES": "1",
         "KIBITZ_CLIENT_STREAMS": str(args.client_streams),
+        "KIBITZ_CREATE_LIMIT": args.create_limit,
         "KIBITZ_RECORD_KEY": str(prefix / "keys" / "record-key.pem"),
         "KIBITZ_RUN_DIR": str(prefix / "run"),
         "KIBITZ_STATIC_DIR": str(prefix / "app" / "var" / "static"),

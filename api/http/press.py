@@ -42,13 +42,15 @@ def chunk(data: bytes) -> bytes:
 
 def direct_socket(environ: dict[str, Any]) -> Any | None:
     """The client's socket when the press may write to it: gunicorn's gevent worker, plain HTTP/1.1
-    GET (so gunicorn frames the response in chunks, as the press does)."""
+    GET (so gunicorn frames the response in chunks, as the press does). Behind a trusted proxy the
+    scheme that counts is the connection's own (the proxy's plain HTTP), not the https it forwards."""
     sock = environ.get("gunicorn.socket")
+    scheme = environ.get("werkzeug.proxy_fix.orig", {}).get("wsgi.url_scheme", environ.get("wsgi.url_scheme"))
     if (
         sock is None
         or environ.get("REQUEST_METHOD") != "GET"
         or environ.get("SERVER_PROTOCOL") != "HTTP/1.1"
-        or environ.get("wsgi.url_scheme") != "http"
+        or scheme != "http"
         or not type(sock).__module__.startswith("gevent.")
     ):
         return None
