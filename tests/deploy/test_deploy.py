@@ -19,6 +19,7 @@ import subprocess
 import threading
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -393,3 +394,80 @@ def test_a_hall_behind_one_address_and_a_hostile_client(deployment: Deployment) 
     print(f"hall: 300 phones on 60 tables served in {time.monotonic() - started:.1f} s; "
           f"hostile: {held} streams held, {refused} refused")  # fmt: skip
     assert held <= ceiling and refused >= 100
+
+
+@pytest.mark.browser
+def test_chromium_over_https_installs_the_app_and_plays_offline_and_back(
+    deployment: Deployment, tmp_path: Path
+) -> None:
+    """Chromium trusts Caddy's internal CA through a throwaway NSS database (no certificate errors
+    ignored): the name is a secure context, the service worker registers over HTTP/2, and a table
+    plays on offline and syncs back through Caddy."""
+    import os
+    import shutil
+
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+    from tests.browser.test_pwa_offline import (
+        MAHE_PLAYERS,
+        badge,
+        mahe_move,
+        open_local,
+        phone_log,
+    )
+
+    from .conftest import NAME
+
+    if not Path(CHROMIUM).exists() or shutil.which("certutil") is None:
+        from tests.conftest import unavailable
+
+        unavailable("no Chromium, or no certutil (libnss3-tools) for its certificate store")
+    home = tmp_path / "home"
+    nssdb = home / ".pki" / "nssdb"
+    nssdb.mkdir(parents=True)
+    subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
+    subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "kibitz-test-ca",
+                    "-i", str(deployment.root_cert)], check=True)  # fmt: skip
+    created = requests.post(
+        f"{deployment.base}/api/tables",
+        json={"game": "mahe", "players": MAHE_PLAYERS, "options": {"chance": "physical"}},
+        timeout=10,
+    ).json()
+    link = f"{deployment.public}{created['join_path']}"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
+            env={**os.environ, "HOME": str(home)},
+        )
+        try:
+            context = browser.new_context(**PHONE)
+            context.set_default_timeout(10_000)
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            open_local(page, link)  # the service worker is ready and holds the app and the referee
+            assert page.evaluate("window.isSecureContext")
+            assert page.evaluate("performance.getEntriesByType('navigation')[0].nextHopProtocol") == "h2"
+            scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+            assert scope == f"{deployment.public}/"
+            expect(badge(page)).to_have_text("Online")
+
+            context.set_offline(True)
+            expect(badge(page)).to_have_text("Offline")
+            for _ in range(6):
+                mahe_move(page)
+            expect(badge(page)).to_have_text("6 moves waiting to sync")
+
+            context.set_offline(False)
+            expect(badge(page)).to_have_text("Online", timeout=20_000)
+            kept = phone_log(page, created["id"])
+            log = requests.get(f"{deployment.base}/api/tables/{created['id']}/events", timeout=5).json()
+            assert kept["queue"] == []
+            assert [entry["event"] for entry in log["events"]] == kept["serverEvents"]
+            assert len(kept["serverEvents"]) == 6
+            assert not errors, errors
+        finally:
+            browser.close()
