@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: serve serve-cluster test install migrate static lint typecheck openapi bench bench-push load first-visit clean lock
+.PHONY: serve serve-home serve-cluster test install migrate static lint typecheck openapi bench bench-push load first-visit clean lock
 
 # Python packages come only from the lock (requirements/dev.txt: runtime + dev, every file's hash);
 # the project itself is installed on top without resolving anything. `make lock` updates the lock.
@@ -44,7 +44,19 @@ static: install
 	$(BIN)/python -m api.http.static_build
 
 serve: migrate static
+	@$(BIN)/python -m devtools.phone_address
 	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
+
+# Phones at home: deploy/ in supervisor mode under var/home — HTTPS (Caddy, its own certificate
+# authority) on this laptop's network address, port 8443, two app servers, PostgreSQL and Redis of
+# its own — and the address as a QR code. HOME_NAME overrides the address (a name the phones resolve).
+HOME_NAME ?= $(shell $(PYTHON) -c "import sys; sys.path.insert(0, '.'); from devtools.phone_address import lan_address; print(lan_address())")
+serve-home: install static
+	$(PYTHON) deploy/kibitz_deploy.py --mode supervisor --name $(HOME_NAME) --tls internal --prefix var/home \
+		--https-port 8443 --http-port 8080 --first-port 8101 --pg-port 5442 --redis-port 6389 \
+		--venv $(VENV) --link-source --servers 2
+	@$(BIN)/python -m devtools.phone_address
+	$(BIN)/python deploy/supervise.py --prefix var/home
 
 # Two app servers (:8001, :8002) on PostgreSQL (DATABASE_URL, default database `kibitz` on the
 # local server) with rate limits shared in Redis; phones may stream from either.
