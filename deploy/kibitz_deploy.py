@@ -366,6 +366,22 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def wait_ready(url: str, timeout: float = 120) -> None:
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise SystemExit(f"{url} did not answer ready within {timeout} s")
+
+
 def install_systemd(args: argparse.Namespace) -> int:
     if os.getuid() != 0:
         raise SystemExit("--mode systemd installs units and users: run it as root")
@@ -386,9 +402,16 @@ def install_systemd(args: argparse.Namespace) -> int:
     run(["systemctl", "enable", "--now", "postgresql", "redis-server"])
     prepare_database_systemd(args)
     run(["systemctl", "daemon-reload"])
-    run(["systemctl", "enable", "--now", "kibitz-migrate.service", "kibitz.target", "kibitz-backup.timer"])
+    run(["systemctl", "enable", "kibitz-migrate.service"])
+    # Migrations first (they only add: the running servers keep working), then the app servers one
+    # at a time, each ready again before the next stops: phones stream on through the others.
     run(["systemctl", "restart", "kibitz-migrate.service"])
-    run(["systemctl", "restart", "kibitz.target"])
+    running = subprocess.run(["systemctl", "is-active", "--quiet", "kibitz-app@1.service"]).returncode == 0
+    run(["systemctl", "enable", "--now", "kibitz.target", "kibitz-backup.timer"])
+    if running:
+        for n in range(args.servers):
+            run(["systemctl", "restart", f"kibitz-app@{n + 1}.service"])
+            wait_ready(f"http://127.0.0.1:{args.first_port + n}/api/health/ready")
     run(["systemctl", "reload-or-restart", "caddy"])
     print(f"Kibitz is at {public_url(args)}")
     return 0
