@@ -4,7 +4,9 @@ Standard library only: it runs before the app's virtual environment exists. Idem
 again with the same arguments rewrites the same files, keeps the database, the record key and the
 backups, and restarts nothing that it need not. Everything lives under one prefix:
 
-    PREFIX/app          the source (a copy, or with --link-source this checkout itself)
+    PREFIX/app          → the running release, PREFIX/releases/<time> (a copy of this checkout, built
+                        before the link moves; the newest three kept), or with --link-source the
+                        checkout itself
     PREFIX/venv         Python packages installed from requirements/runtime.txt with --require-hashes
     PREFIX/etc/         kibitz.env (the settings), Caddyfile, services.json (every command, one place)
     PREFIX/keys/        the record-signing key (KIBITZ_RECORD_KEY)
@@ -27,6 +29,7 @@ import pwd
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent.parent
@@ -242,32 +245,55 @@ def run(cmd: list[str], **kw: object) -> None:
     subprocess.run(cmd, check=True, **kw)  # type: ignore[call-overload]
 
 
-def install_source(args: argparse.Namespace) -> None:
+def install_source(args: argparse.Namespace) -> Path:
+    """The release to run: this checkout itself (--link-source), or a fresh copy of it in
+    PREFIX/releases/<time>, built there beside the one running (PREFIX/app points at it only once
+    it is complete: switch_release)."""
     app = args.prefix / "app"
     if args.link_source:
-        if app.is_symlink() or not app.exists():
-            if app.is_symlink():
-                app.unlink()
+        if app.is_symlink() and app.resolve() != SOURCE:
+            app.unlink()
+        if not app.exists():
             app.symlink_to(SOURCE)
+        return SOURCE
+    releases = args.prefix / "releases"
+    releases.mkdir(exist_ok=True)
+    release = releases / time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    shutil.rmtree(release, ignore_errors=True)
+    shutil.copytree(SOURCE, release, ignore=shutil.ignore_patterns(*SKIP))
+    previous = app.resolve() if app.is_symlink() else None
+    if previous is not None and previous.exists():
+        # Pyodide unchanged: the last release's npm folder, hard-linked (nothing writes to it); the
+        # built phone app copied, so the build only redoes what changed.
+        lock = "package-lock.json"
+        same_npm = (previous / lock).read_bytes() == (release / lock).read_bytes()
+        if same_npm and (previous / "node_modules").exists():
+            run(["cp", "-al", str(previous / "node_modules"), str(release / "node_modules")])
+        if (previous / "var" / "static").exists():
+            (release / "var").mkdir(exist_ok=True)
+            run(["cp", "-a", str(previous / "var" / "static"), str(release / "var" / "static")])
+    return release
+
+
+def switch_release(args: argparse.Namespace, release: Path) -> None:
+    """PREFIX/app → the new release in one rename; servers started from now on run it. The newest
+    three releases stay (the running servers' until they are restarted, and a way back)."""
+    app = args.prefix / "app"
+    if args.link_source:
         return
-    if app.is_symlink():
-        app.unlink()
-    app.mkdir(exist_ok=True)
-    # A fresh copy of the release, keeping the built phone app (rebuilt only where files changed).
-    for item in app.iterdir():
-        if item.name not in ("var", "node_modules"):
-            shutil.rmtree(item) if item.is_dir() else item.unlink()
-    for item in SOURCE.iterdir():
-        if item.name in SKIP:
-            continue
-        target = app / item.name
-        if item.is_dir():
-            shutil.copytree(item, target, ignore=shutil.ignore_patterns(*SKIP))
-        else:
-            shutil.copy2(item, target)
+    if app.exists() and not app.is_symlink():  # a layout from before releases
+        app.rename(args.prefix / "releases" / "earlier")
+    link = args.prefix / ".app-new"
+    link.unlink(missing_ok=True)
+    link.symlink_to(release)
+    os.replace(link, app)
+    kept = sorted(p for p in (args.prefix / "releases").iterdir() if p.is_dir())
+    for old in kept[:-3]:
+        if old != release:
+            shutil.rmtree(old, ignore_errors=True)
 
 
-def install_venv(args: argparse.Namespace) -> None:
+def install_venv(args: argparse.Namespace, release: Path) -> None:
     """The Python packages from the lock, every file checked against its hash; the app with --no-deps."""
     venv = args.prefix / "venv"
     if args.venv is not None:
@@ -285,21 +311,21 @@ def install_venv(args: argparse.Namespace) -> None:
             "--require-hashes",
             "--no-deps",
             "-r",
-            str(args.prefix / "app" / "requirements" / "runtime.txt"),
+            str(release / "requirements" / "runtime.txt"),
         ]
     )
-    run([*pip, "--no-deps", "--no-build-isolation", str(args.prefix / "app")])
+    run([*pip, "--no-deps", "--no-build-isolation", str(release)])
 
 
-def build_static(args: argparse.Namespace, env: dict[str, str]) -> None:
+def build_static(args: argparse.Namespace, env: dict[str, str], release: Path) -> None:
     """The phone app's build folder: Pyodide from the pinned npm lock, then the hashed files."""
-    app = args.prefix / "app"
-    if args.link_source and (app / "var" / "static").exists():
+    if args.link_source and (release / "var" / "static").exists():
         return
-    if not (app / "node_modules" / "pyodide").exists():
-        run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=app)
-    run([str(args.prefix / "venv" / "bin" / "python"), "-m", "api.http.static_build"], cwd=app,
-        env={**os.environ, **env})  # fmt: skip
+    if not (release / "node_modules" / "pyodide").exists():
+        run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=release)
+    build_env = {**os.environ, **env, "KIBITZ_STATIC_DIR": str(release / "var" / "static")}
+    python = str(args.prefix / "venv" / "bin" / "python")
+    run([python, "-m", "api.http.static_build"], cwd=release, env=build_env)
 
 
 def write(path: Path, text: str, mode: int = 0o644) -> None:
@@ -347,15 +373,16 @@ def main(argv: list[str]) -> int:
     prefix.chmod(0o755)  # the PostgreSQL user must reach pgdata and its socket folder
     (prefix / "keys").chmod(0o700)
     (prefix / "backups").chmod(0o700)
-    install_source(args)
-    install_venv(args)
+    release = install_source(args)
+    install_venv(args, release)
     env = settings(args)
     write(prefix / "etc" / "kibitz.env", "".join(f"{k}={v}\n" for k, v in env.items()))
     write(prefix / "etc" / "services.json", json.dumps(services(args), indent=2) + "\n")
     write(prefix / "etc" / "Caddyfile", caddyfile(args))
     for name, text in unit_files(args).items():
         write(prefix / "systemd" / name, text)
-    build_static(args, env)
+    build_static(args, env, release)
+    switch_release(args, release)
     if args.mode == "systemd":
         return install_systemd(args)
     prepare_cluster_supervisor(args)
