@@ -142,10 +142,10 @@ def deployment() -> Iterator[Deployment]:
             shutil.rmtree(prefix, ignore_errors=True)
             pytest.fail(f"the deployment did not come up:\n{logs}")
         time.sleep(0.3)
-    _wait_https(deployment)
     saved = os.environ.get("REQUESTS_CA_BUNDLE")
-    os.environ["REQUESTS_CA_BUNDLE"] = str(deployment.root_cert)  # requests trusts Caddy's own CA
     try:
+        _wait_https(deployment)  # inside: a deployment that never answers is stopped all the same
+        os.environ["REQUESTS_CA_BUNDLE"] = str(deployment.root_cert)  # requests trusts Caddy's own CA
         yield deployment
     finally:
         if saved is None:
