@@ -4,13 +4,28 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: serve serve-cluster test install migrate static lint typecheck openapi bench bench-push load first-visit clean
+.PHONY: serve serve-home serve-cluster test install migrate static lint typecheck openapi bench bench-push load first-visit clean lock
 
-$(STAMP): pyproject.toml
+# Python packages come only from the lock (requirements/dev.txt: runtime + dev, every file's hash);
+# the project itself is installed on top without resolving anything. `make lock` updates the lock.
+LOCK := requirements/dev.txt
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# The locks, from pyproject.toml: runtime (what deploy/ installs) and runtime + dev (make, CI), with
+# the same versions in both. Packages stay where they are unless asked: UPGRADE=1 moves every one to
+# its newest allowed version, PACKAGE=name just that one. pip-tools runs in a venv of its own.
+LOCK_VENV  := var/lock-venv
+LOCK_FLAGS := --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links \
+	$(if $(UPGRADE),--upgrade) $(if $(PACKAGE),--upgrade-package $(PACKAGE))
+lock:
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/pip install --quiet pip-tools
+	$(LOCK_VENV)/bin/pip-compile $(LOCK_FLAGS) --extra dev -o requirements/dev.txt pyproject.toml requirements/build.in
+	$(LOCK_VENV)/bin/pip-compile $(LOCK_FLAGS) -c requirements/dev.txt -o requirements/runtime.txt pyproject.toml requirements/build.in
 
 # Browser-side packages (Pyodide for the phone's referee), pinned in package-lock.json.
 NPM_STAMP := node_modules/.installed-stamp
@@ -29,7 +44,19 @@ static: install
 	$(BIN)/python -m api.http.static_build
 
 serve: migrate static
+	@$(BIN)/python -m devtools.phone_address
 	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
+
+# Phones at home: deploy/ in supervisor mode under var/home — HTTPS (Caddy, its own certificate
+# authority) on this laptop's network address, port 8443, two app servers, PostgreSQL and Redis of
+# its own — and the address as a QR code. HOME_NAME overrides the address (a name the phones resolve).
+HOME_NAME ?= $(shell $(PYTHON) -c "import sys; sys.path.insert(0, '.'); from devtools.phone_address import lan_address; print(lan_address())")
+serve-home: install static
+	$(PYTHON) deploy/kibitz_deploy.py --mode supervisor --name $(HOME_NAME) --tls internal --prefix var/home \
+		--https-port 8443 --http-port 8080 --first-port 8101 --pg-port 5442 --redis-port 6389 \
+		--venv $(VENV) --link-source --servers 2
+	@$(BIN)/python -m devtools.phone_address
+	$(BIN)/python deploy/supervise.py --prefix var/home
 
 # Two app servers (:8001, :8002) on PostgreSQL (DATABASE_URL, default database `kibitz` on the
 # local server) with rate limits shared in Redis; phones may stream from either.

@@ -19,6 +19,7 @@ from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
 from api.http.conventions import apply_conventions
 from api.http.limits import install_rate_limits
 from api.http.links import add_links
+from api.http.metrics import install_metrics
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
 from api.http.pwa import SheetIdConverter, register_path_converter, serve_static
 from api.http.pwa import blp as pwa_blueprint
@@ -104,6 +105,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(config)
+    install_metrics(app)
     install_rate_limits(app)
     install_compression(app)
     install_verification_limits(app)

@@ -20,6 +20,8 @@ PROBLEM = "application/problem+json"
 
 OPERATION_IDS = {
     ("/api/health", "get"): "getHealth",
+    ("/api/health/live", "get"): "getLiveness",
+    ("/api/health/ready", "get"): "getReadiness",
     ("/api/games", "get"): "listGames",
     ("/api/verify", "post"): "verifyRecord",
     ("/api/mahe/move", "post"): "resolveMaheMove",
@@ -51,6 +53,8 @@ STATUS_TEXT = {
     "says which); or the rules refuse it: `code` names the refusal and `rule` the REFEREE.md rule "
     "(e.g. `no-third-die-at-seven`, MA-3)",
     429: "`too-many-requests`: too many attempts from your address; `Retry-After` says when to try again",
+    503: "`not-ready`: no database, or its schema is not at this version's migrations; `Retry-After` says "
+    "when to ask again",
 }
 PER_OPERATION = {
     ("/api/groups/{group_id}/stream", "get", 400): "`bad-last-event-id`: not the id of an event of a "
@@ -162,6 +166,7 @@ EXAMPLE_PROBLEMS = {
           "rule": "MA-3"},
     429: _problem_example(429, "too-many-requests", "Too many new tables from your address; try again in "
                           "60 seconds."),
+    503: _problem_example(503, "not-ready", "The database does not answer."),
 }  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from collections import defaultdict
 from typing import Any
 
 from api.http.editions import Edition
+from api.http.metrics import FANOUT_LAG
 from api.tables.changes import TableChanges
 
 log = logging.getLogger(__name__)
@@ -41,13 +42,15 @@ def chunk(data: bytes) -> bytes:
 
 def direct_socket(environ: dict[str, Any]) -> Any | None:
     """The client's socket when the press may write to it: gunicorn's gevent worker, plain HTTP/1.1
-    GET (so gunicorn frames the response in chunks, as the press does)."""
+    GET (so gunicorn frames the response in chunks, as the press does). Behind a trusted proxy the
+    scheme that counts is the connection's own (the proxy's plain HTTP), not the https it forwards."""
     sock = environ.get("gunicorn.socket")
+    scheme = environ.get("werkzeug.proxy_fix.orig", {}).get("wsgi.url_scheme", environ.get("wsgi.url_scheme"))
     if (
         sock is None
         or environ.get("REQUEST_METHOD") != "GET"
         or environ.get("SERVER_PROTOCOL") != "HTTP/1.1"
-        or environ.get("wsgi.url_scheme") != "http"
+        or scheme != "http"
         or not type(sock).__module__.startswith("gevent.")
     ):
         return None
@@ -110,6 +113,8 @@ class Press:
                 elif announced == behind:
                     read_after = now  # the listener (re)started: notices may have gone by
                 self._publish(announced, read_after)
+                if announced > behind and self.changes.announced_at:
+                    FANOUT_LAG.observe(time.monotonic() - self.changes.announced_at)
         except Exception:  # a database error: every stream goes back to its own loop, which says so
             log.exception("the press of table %s stopped", self.edition.table_id)
             for reader in list(self.readers):

@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from api.errors import ApiProblem
 from api.http.i18n import asked_language
+from api.http.metrics import count_refusal
 from api.http.problem_codes import http_code
 from api.http.schemas import TableSchema
 from api.i18n import DEFAULT, localize
@@ -32,6 +33,7 @@ def problem(status: int, code: str, detail: str, *, language: str = DEFAULT, **e
         **extra,
     }
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
+    count_refusal(status, code)
     response.headers["Content-Language"] = language
     response.vary.add("Accept-Language")
     return response

@@ -155,6 +155,7 @@ class TableChanges:
         self._lock = threading.Lock()
         self._moved = threading.Event()
         self.version = -1
+        self.announced_at = 0.0  # monotonic time of the newest announcement (the fan-out lag metric)
         self.waiters = 0
         self.resyncs = 0
         self.ticks = 0
@@ -164,6 +165,7 @@ class TableChanges:
             if version <= self.version:
                 return
             self.version = version
+            self.announced_at = time.monotonic()
             moved, self._moved = self._moved, threading.Event()
         moved.set()
 
