@@ -6,7 +6,7 @@ import { h } from "../dom.js";
 import { t, list, lang } from "../i18n.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
-import { replacePath } from "../router.js";
+import { navigate, replacePath } from "../router.js";
 import { loadGame } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
 import { openSheet } from "../ui/sheet.js";
@@ -19,6 +19,7 @@ import { syncBadge, showConflict } from "../ui/sync.js";
 import { openLog } from "../ui/log.js";
 import { endActions } from "./rematch.js";
 import { flushPending } from "../groups/filing.js";
+import { followNext, noteLastTable, tableGroup } from "../groups/evening.js";
 
 function errorScreen(container, message) {
   container.replaceChildren(
@@ -106,6 +107,19 @@ export async function mountTable(container, { params, query }) {
 
   const seatHost = h("span", { class: "my-seat-host" });
   const seatNotice = h("div", { class: "seat-notice-host" });
+  // The next game (a rematch, the group's next game) started on another phone: followed at once,
+  // or offered with one tap when it was there before this visit (issue 33).
+  const nextHost = h("div", { class: "next-table-host", "aria-live": "polite" });
+  const nextGame = followNext({
+    tableId: () => id,
+    go: (path) => navigate(path),
+    offer: (_next, go) =>
+      nextHost.replaceChildren(
+        h("p", { class: "seat-notice", testid: "next-table-offer" }, t("evening.next_there"), " ", h("button", { type: "button", class: "btn btn-primary btn-small", testid: "next-table", onclick: go }, t("evening.next_open"))),
+      ),
+  });
+  const filed = tableGroup(id);
+  if (filed) noteLastTable(filed.group, id); // this group's next game is handed over from here
   const viewOnlyBadge = readOnly ? h("span", { class: "badge badge-view", testid: "view-only" }, t("table.view_only")) : null;
   /** "You are <name>" in the bar; on a seat link alone it stands for "view only" too (the bar says so). */
   function showSeat() {
@@ -190,6 +204,7 @@ export async function mountTable(container, { params, query }) {
       ),
     ),
     seatNotice,
+    nextHost,
     body,
   );
   showSeat();
@@ -209,6 +224,7 @@ export async function mountTable(container, { params, query }) {
     const result = /** @type {import("../ui/share-card.js").ResultSection | null} */ (body.querySelector("[data-testid=result]"));
     if (result?.shareCard && !result.querySelector("[data-testid=share-result]")) result.append(shareResultButton(resultCard));
     if (result && !readOnly && !result.querySelector("[data-testid=end-actions]")) result.append(endActions(table, game.title));
+    nextGame.update(!!table.finished);
   }
   draw();
 
@@ -453,6 +469,7 @@ export async function mountTable(container, { params, query }) {
 
   return () => {
     destroyed = true;
+    nextGame.stop();
     clearInterval(clockTimer);
     clearInterval(retry);
     window.removeEventListener("offline", onOffline);

@@ -1,0 +1,134 @@
+// An evening of games (issue 33): which group a table is filed in (as this phone knows it), the
+// hand-over of a table to its next game (a rematch, the group's next game) and, on the other phones
+// of the old table, following it there without scanning a code again.
+import * as api from "../api.js";
+import * as store from "../store.js";
+import { LOCAL_PREFIX } from "../sync/session.js";
+
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {{group: string, seats: string[]}} Filing */
+
+const MAX_KEPT = 200;
+
+/**
+ * The group this phone knows a table to be filed in, with who sat where, or null.
+ * @param {string} tableId
+ * @returns {Filing | null}
+ */
+export function tableGroup(tableId) {
+  return store.read("evening.table_groups", {})[tableId] || null;
+}
+
+/**
+ * Remember that a table is filed in a group (and that it is the group's latest table here).
+ * @param {string} tableId
+ * @param {string} group
+ * @param {string[]} seats
+ */
+export function noteTableGroup(tableId, group, seats) {
+  const all = store.read("evening.table_groups", {});
+  delete all[tableId];
+  all[tableId] = { group, seats };
+  const ids = Object.keys(all);
+  for (const old of ids.slice(0, Math.max(0, ids.length - MAX_KEPT))) delete all[old];
+  store.write("evening.table_groups", all);
+  noteLastTable(group, tableId);
+}
+
+/** The group's table this phone sat at last (the one its next game is handed over from). */
+export function lastTableOf(groupId) {
+  return store.read("evening.last_tables", {})[groupId] || null;
+}
+
+export function noteLastTable(groupId, tableId) {
+  const last = store.read("evening.last_tables", {});
+  last[groupId] = tableId;
+  store.write("evening.last_tables", last);
+}
+
+/**
+ * The join (or read) link of a next game, as a route; its write token kept on this phone.
+ * @param {Schemas["NextTable"]} next
+ */
+export function adoptNext(next) {
+  const token = next.join_path ? new URLSearchParams(next.join_path.split("?")[1] || "").get("k") : null;
+  if (token) store.setToken(next.table_id, token);
+  return `/t/${encodeURIComponent(next.table_id)}`;
+}
+
+/**
+ * Tell the phones of table `fromId` that `created` is their next game (this phone needs both
+ * tables' tokens). → the next game that stands (another phone's, when it was a moment faster), or
+ * null when it could not be said (no token here, a local table, offline).
+ * @param {string | null} fromId
+ * @param {{id: string, write_token: string}} created
+ * @returns {Promise<Schemas["NextTable"] | null>}
+ */
+export async function handOver(fromId, created) {
+  const token = fromId && store.getToken(fromId);
+  if (!fromId || !token || fromId === created.id || fromId.startsWith(LOCAL_PREFIX)) return null;
+  try {
+    const next = await api.handOverTable(fromId, token, { table_id: created.id, table_token: created.write_token });
+    const filing = tableGroup(fromId);
+    if (filing && next.group_ids.includes(filing.group) && next.table_id === created.id) noteTableGroup(created.id, filing.group, filing.seats);
+    return next;
+  } catch (err) {
+    console.warn("hand-over", err);
+    return null;
+  }
+}
+
+/**
+ * Follow a table to its next game. While the table is finished the phone asks every few seconds;
+ * a next game that appears meanwhile is opened at once (no tap), one that was there before we came
+ * (the table opened from the history, say) is offered with a button (one tap).
+ * @param {{tableId: () => string, offer: (next: Schemas["NextTable"] | null, go: () => void) => void, go: (path: string) => void, every?: number}} options
+ */
+export function followNext({ tableId, offer, go, every = 2500 }) {
+  let timer = null;
+  let stopped = false;
+  let asked = 0; // answers heard: a next game in the first one was there before this visit
+  let busy = false;
+  async function ask() {
+    const id = tableId();
+    if (stopped || busy || id.startsWith(LOCAL_PREFIX) || document.visibilityState === "hidden") return;
+    busy = true;
+    try {
+      const next = await api.getNextTable(id, store.getToken(id));
+      if (stopped) return;
+      asked += 1;
+      if (!next) return;
+      const path = adoptNext(next);
+      const filing = tableGroup(id);
+      for (const group of next.group_ids) noteTableGroup(next.table_id, group, filing?.group === group ? filing.seats : []);
+      stop();
+      if (asked === 1) offer(next, () => go(path));
+      else go(path);
+    } catch {
+      /* offline or a hiccup: ask again at the next tick */
+    } finally {
+      busy = false;
+    }
+  }
+  function start() {
+    if (timer || stopped) return;
+    ask();
+    timer = setInterval(ask, every);
+  }
+  function stop() {
+    stopped = true;
+    if (timer) clearInterval(timer);
+    timer = null;
+  }
+  return {
+    /** Watch while the game is over; an undo that reopens it stops the asking. */
+    update(finished) {
+      if (finished) start();
+      else if (timer) {
+        clearInterval(timer);
+        timer = null;
+      }
+    },
+    stop,
+  };
+}
