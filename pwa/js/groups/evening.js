@@ -79,15 +79,16 @@ export async function handOver(fromId, created) {
 }
 
 /**
- * Follow a table to its next game. While the table is finished the phone asks every few seconds;
- * a next game that appears meanwhile is opened at once (no tap), one that was there before we came
- * (the table opened from the history, say) is offered with a button (one tap).
+ * Follow a table to its next game. While the table is finished the phone asks every few seconds.
+ * A phone that watched the game end (or heard no next game at first) opens the next one at once
+ * (no tap); one that opened an old finished table (from the history, say) is offered it (one tap).
  * @param {{tableId: () => string, offer: (next: Schemas["NextTable"] | null, go: () => void) => void, go: (path: string) => void, every?: number}} options
  */
 export function followNext({ tableId, offer, go, every = 2500 }) {
   let timer = null;
   let stopped = false;
   let asked = 0; // answers heard: a next game in the first one was there before this visit
+  let sawPlaying = false; // the game ended while this phone watched
   let busy = false;
   async function ask() {
     const id = tableId();
@@ -102,7 +103,7 @@ export function followNext({ tableId, offer, go, every = 2500 }) {
       const filing = tableGroup(id);
       for (const group of next.group_ids) noteTableGroup(next.table_id, group, filing?.group === group ? filing.seats : []);
       stop();
-      if (asked === 1) offer(next, () => go(path));
+      if (asked === 1 && !sawPlaying) offer(next, () => go(path));
       else go(path);
     } catch {
       /* offline or a hiccup: ask again at the next tick */
@@ -124,7 +125,8 @@ export function followNext({ tableId, offer, go, every = 2500 }) {
     /** Watch while the game is over; an undo that reopens it stops the asking. */
     update(finished) {
       if (finished) start();
-      else if (timer) {
+      else sawPlaying = true;
+      if (!finished && timer) {
         clearInterval(timer);
         timer = null;
       }

@@ -15,7 +15,7 @@ import { panel } from "../ui/panel.js";
 import { toast, toastError } from "../toast.js";
 import { createOffline, LOCAL_PREFIX } from "../sync/session.js";
 import { fileSoon, lastSeating, tablePlayers } from "../groups/filing.js";
-import { adoptNext, handOver, lastTableOf } from "../groups/evening.js";
+import { adoptNext, handOver, lastTableOf, tableGroup } from "../groups/evening.js";
 
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 
@@ -152,11 +152,23 @@ export async function mountSetup(container, { params, query }) {
     const order = h("ol", { class: "group-seats", testid: "group-seats" });
     const hint = h("p", { class: "muted small", testid: "seating-hint" });
     const body = h("div", { testid: "group-seating" });
-    let ids = new Set((group?.players || []).map((p) => p.id));
     /** @type {string[]} */
-    let seats = (last?.seats || []).filter((s) => ids.has(s));
+    let seats = firstSeats(group, last);
     let remembered = seats.length > 0;
 
+    /**
+     * Who sits where at first: this game's last seats in the group, else the players of the group's
+     * table this phone just left (a new game of another kind for the same people), as many as fit.
+     * @param {Schemas["Group"] | null} of
+     * @param {{seats: string[]} | null} before
+     */
+    function firstSeats(of, before) {
+      if (!of) return [];
+      const known = new Set(of.players.map((p) => p.id));
+      const previous = tableGroup(lastTableOf(of.id) || "");
+      const chosen = (before?.seats || (previous?.group === of.id ? previous.seats : [])).filter((s) => known.has(s));
+      return chosen.length >= min ? chosen.slice(0, max) : before ? chosen : [];
+    }
     function fill() {
       if (!group) return;
       form.setPlayers(tablePlayers(group, gameName, seats));
@@ -194,9 +206,7 @@ export async function mountSetup(container, { params, query }) {
     select.addEventListener("change", async () => {
       groupId = select.value;
       group = await readGroup(groupId);
-      ids = new Set((group?.players || []).map((p) => p.id));
-      const again = group ? lastSeating(group, gameName) : null;
-      seats = (again?.seats || []).filter((s) => ids.has(s));
+      seats = firstSeats(group, group ? lastSeating(group, gameName) : null);
       remembered = seats.length > 0;
       if (seats.length) fill();
       render();
