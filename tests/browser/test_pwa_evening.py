@@ -20,6 +20,14 @@ from .test_pwa_groups import NAMES, play_mahe_to_the_end, post
 from .test_pwa_qr import decode
 
 TAPS: Counter[str] = Counter()
+TESTIDS = "form => [...form.querySelectorAll('[data-testid]')].map((e) => e.dataset.testid)"
+MAGELLAN_OPTIONS = (
+    "mg-sheet-select",
+    "mg-sheet-panel",
+    "mg-side-vasco-B",
+    "mg-depth-ledger",
+    "chance-digital",
+)
 
 
 def tap(page: Any, testid: str, phone: str) -> None:
@@ -98,7 +106,7 @@ def test_an_evening_of_three_games_on_three_phones(live_server: str, new_phone: 
     expect(host.get_by_test_id("face-up")).to_contain_text("3")
     finish_mahe_from(live_server, first, stored_token(host, first), 1)
     for phone in (host, player, watcher):
-        expect(phone.get_by_test_id("result")).to_be_visible(timeout=20_000)
+        expect(phone.get_by_test_id("result")).to_be_visible(timeout=40_000)
     taps_before = Counter(TAPS)
 
     # Game 2: the host's Rematch. The two other phones are on it with no tap and no scan.
@@ -115,7 +123,7 @@ def test_an_evening_of_three_games_on_three_phones(live_server: str, new_phone: 
     assert second not in watcher_tokens
     play_mahe_to_the_end(live_server, second, stored_token(host, second))
     for phone in (host, player, watcher):
-        expect(phone.get_by_test_id("result")).to_be_visible(timeout=20_000)
+        expect(phone.get_by_test_id("result")).to_be_visible(timeout=40_000)
 
     # Game 3: Mhing from the group, the same four seated already: Another game → Mhing → Create.
     taps_before = Counter(TAPS)
@@ -145,3 +153,52 @@ def test_an_evening_of_three_games_on_three_phones(live_server: str, new_phone: 
     for table_id in (first, second, third):
         expect(host.get_by_test_id(f"history-{table_id}")).to_be_visible()
     print(f"\nevening taps: {dict(TAPS)}")
+
+
+def test_home_and_group_open_the_same_setup(live_server: str, new_phone: Any) -> None:
+    """From Home, a phone that keeps a group picks it above the game's form and its players with a
+    tap each; Magellan keeps its sheet picker, sides, depth and card mode either way, and the table
+    is filed in the group. From the group, the same form opens with the group chosen."""
+    created = requests.post(
+        f"{live_server}/api/groups", json={"name": "Club", "players": [{"name": n} for n in NAMES]}, timeout=5
+    ).json()
+    phone = new_phone()
+    phone.goto(f"{live_server}{created['join_path']}")
+    expect(phone.get_by_test_id("group-title")).to_have_text("Club")
+    phone.get_by_test_id("group-new-magellan").tap()
+    from_group = phone.locator("form.setup-form").evaluate(TESTIDS)
+    expect(phone.get_by_test_id("setup-group")).to_have_value(created["id"])
+
+    phone.goto(f"{live_server}/#/")
+    phone.get_by_test_id("new-table-magellan").tap()
+    expect(phone.get_by_test_id("setup-group")).to_have_value("")  # Home files nothing unasked
+    expect(phone.get_by_test_id("group-seating")).to_be_hidden()
+    from_home = phone.locator("form.setup-form").evaluate(TESTIDS)
+    for part in (*MAGELLAN_OPTIONS, "setup-group", "group-seating", "create-table"):  # one setup, either door
+        assert part in from_home and part in from_group, part
+    phone.get_by_test_id("setup-group").select_option(created["id"])
+    for index in (2, 0, 1):
+        phone.get_by_test_id(f"pick-player-{index}").tap()
+    for index, name in enumerate(["Cid", "Ann", "Ben"]):
+        expect(phone.get_by_test_id(f"player-name-{index}")).to_have_value(name)
+    phone.get_by_test_id("mg-side-vasco-B").tap()
+    phone.get_by_test_id("mg-depth-ledger").tap()
+    phone.get_by_test_id("create-table").tap()
+    phone.wait_for_url(re.compile(r"#/t/[\w-]{16}$"))
+    table_id = table_of(phone)
+    table = requests.get(f"{live_server}/api/tables/{table_id}", timeout=5).json()
+    assert table["options"]["sides"]["vasco"] == "B" and table["options"]["depth"] == "ledger"
+    history = requests.get(f"{live_server}/api/groups/{created['id']}/history", timeout=5).json()["entries"]
+    ids = {p["name"]: p["id"] for p in created["group"]["players"]}
+    assert [(e["table_id"], [p["player_id"] for p in e["players"]]) for e in history] == [
+        (table_id, [ids["Cid"], ids["Ann"], ids["Ben"]])
+    ]
+
+    # Back to the group for the next Magellan game: last time's seats, sides and depth are set.
+    phone.goto(f"{live_server}/#/g/{created['id']}")
+    phone.get_by_test_id("group-new-magellan").tap()
+    for index, name in enumerate(["Cid", "Ann", "Ben"]):
+        expect(phone.get_by_test_id(f"player-name-{index}")).to_have_value(name)
+    expect(phone.get_by_test_id("mg-side-vasco-B")).to_have_attribute("aria-pressed", "true")
+    expect(phone.get_by_test_id("mg-depth-ledger")).to_have_attribute("aria-pressed", "true")
+    expect(phone.get_by_test_id("seating-hint")).to_contain_text("as last time")
