@@ -79,16 +79,18 @@ export async function handOver(fromId, created) {
 }
 
 /**
- * Follow a table to its next game. While the table is finished the phone asks every few seconds.
- * A phone that watched the game end (or heard no next game at first) opens the next one at once
- * (no tap); one that opened an old finished table (from the history, say) is offered it (one tap).
- * @param {{tableId: () => string, offer: (next: Schemas["NextTable"] | null, go: () => void) => void, go: (path: string) => void, every?: number}} options
+ * Follow a table to its next game: the phone asks every few seconds while the table is finished,
+ * and now and then while it is not (a phone whose view lags behind still follows). A phone that
+ * watched the game (or heard no next game at first) opens the next one at once (no tap); one that
+ * opened an old finished table (from the history, say) is offered it (one tap).
+ * @param {{tableId: () => string, offer: (next: Schemas["NextTable"] | null, go: () => void) => void, go: (path: string) => void, every?: number, meanwhile?: number}} options
  */
-export function followNext({ tableId, offer, go, every = 2500 }) {
+export function followNext({ tableId, offer, go, every = 2500, meanwhile = 15000 }) {
   let timer = null;
+  let period = 0;
   let stopped = false;
   let asked = 0; // answers heard: a next game in the first one was there before this visit
-  let sawPlaying = false; // the game ended while this phone watched
+  let sawPlaying = false; // the game was on while this phone watched
   let busy = false;
   async function ask() {
     const id = tableId();
@@ -111,10 +113,12 @@ export function followNext({ tableId, offer, go, every = 2500 }) {
       busy = false;
     }
   }
-  function start() {
-    if (timer || stopped) return;
-    ask();
-    timer = setInterval(ask, every);
+  function askEvery(ms, now) {
+    if (stopped || period === ms) return;
+    if (timer) clearInterval(timer);
+    period = ms;
+    timer = setInterval(ask, ms);
+    if (now) ask();
   }
   function stop() {
     stopped = true;
@@ -122,14 +126,10 @@ export function followNext({ tableId, offer, go, every = 2500 }) {
     timer = null;
   }
   return {
-    /** Watch while the game is over; an undo that reopens it stops the asking. */
+    /** Ask often once the game is over, seldom while it is on. */
     update(finished) {
-      if (finished) start();
-      else sawPlaying = true;
-      if (!finished && timer) {
-        clearInterval(timer);
-        timer = null;
-      }
+      if (!finished) sawPlaying = true;
+      askEvery(finished ? every : meanwhile, finished);
     },
     stop,
   };
