@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from api.db.schema import table_next
@@ -139,3 +141,21 @@ def test_the_database_holds_no_usable_token(client: FlaskClient) -> None:
     assert unseal(first["write_token"], first["id"], sealed) == second["write_token"]
     assert unseal("w" * 32, first["id"], sealed) is None
     assert unseal(first["write_token"], second["id"], seal(first["write_token"], first["id"], "t")) is None
+
+
+@given(
+    old=st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=64),
+    other=st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=64),
+    new=st.text(min_size=1, max_size=64),
+    table=st.from_regex(r"[A-Za-z0-9_-]{16}", fullmatch=True),
+)
+def test_a_seal_opens_with_the_old_token_for_its_table_only(
+    old: str, other: str, new: str, table: str
+) -> None:
+    """Property: whatever the tokens, the sealed next token opens with the old table's token for
+    that table, and with no other token and for no other table (it is bound to both)."""
+    sealed = seal(old, table, new)
+    assert unseal(old, table, sealed) == new
+    if other != old:
+        assert unseal(other, table, sealed) is None
+    assert unseal(old, table[::-1] + "x", sealed) is None
