@@ -158,5 +158,7 @@ table_next = Table(
     Column("table_id", String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("next_id", String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=False),
     Column("sealed_token", String(200), nullable=False),
+    # Per seat of the old table: [{seat, next_seat, sealed}], each sealed under that seat's own token.
+    Column("sealed_seats", JSON, nullable=False),
     Column("added_at", DateTime(timezone=True), nullable=False),
 )

@@ -29,9 +29,28 @@ def evening() -> Evening:
     return found  # type: ignore[no-any-return]
 
 
+class SeatHandOverSchema(Schema):
+    seat = fields.Integer(required=True, metadata={"description": "A seat of this table"})
+    token = fields.String(required=True, metadata={"description": "That seat's own token"})
+    next_seat = fields.Integer(required=True, metadata={"description": "The same player's seat there"})
+    next_token = fields.String(required=True, metadata={"description": "That seat's own token"})
+
+
 class HandOverSchema(Schema):
     table_id = fields.String(required=True, metadata={"description": "The next game's table id"})
     table_token = fields.String(required=True, metadata={"description": "The next game's write token"})
+    seats = fields.List(
+        fields.Nested(SeatHandOverSchema),
+        load_default=list,
+        metadata={"description": "Players' own links carried along: a phone with one gets its new one"},
+    )
+
+
+class NextTableQuerySchema(Schema):
+    seat = fields.Integer(
+        load_default=None,
+        metadata={"description": "Ask as this seat, with its own token (a player's own link)"},
+    )
 
 
 class NextTableSchema(Schema):
@@ -42,6 +61,11 @@ class NextTableSchema(Schema):
         required=True,
         allow_none=True,
         metadata={"description": "The link that records at it: only for the old table's write token"},
+    )
+    seat_path = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The player's own link there: only for `seat` with that seat's token"},
     )
     group_ids = fields.List(
         fields.String(),
@@ -57,25 +81,28 @@ def _answer(handover: Handover) -> dict[str, Any]:
         "game": handover.game,
         "read_path": f"/#/t/{nid}",
         "join_path": f"/#/t/{nid}?k={handover.token}" if handover.token else None,
+        "seat_path": f"/#/t/{nid}?s={handover.seat[0]}&sk={handover.seat[1]}" if handover.seat else None,
         "group_ids": handover.groups if handover.token else [],
     }
 
 
 @blp.route("/<string:table_id>/next")
 class NextTable(MethodView):
-    @blp.doc(operationId="getNextTable", security=[{}, {"writeToken": []}])
+    @blp.doc(operationId="getNextTable", security=[{}, {"writeToken": []}, {"seatToken": []}])
+    @blp.arguments(NextTableQuerySchema, location="query", as_kwargs=True)
     @blp.response(200, NextTableSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="`bad-write-token`: not this table's token")
     @blp.alt_response(404, response="NOT_FOUND", description="`no-next-table` yet, or no such table")
-    def get(self, table_id: str) -> Any:
+    def get(self, table_id: str, seat: int | None = None) -> Any:
         """The next game of a table
 
         The rematch or the group's next game started from this table. With the table's write token
         the answer carries the next game's join link (the phones that recorded here record there
-        too); without it only the read link. A phone on a finished table asks every few seconds.
+        too); with `seat` and that seat's own token, the player's own link there; without a token
+        only the read link. A phone on a finished table asks every few seconds.
         """
         with guard_token(table_id):
-            answer = _answer(evening().next_of(table_id, bearer_token()))
+            answer = _answer(evening().next_of(table_id, bearer_token(), seat))
         return answer, 200, {"Cache-Control": "no-store"}
 
     @blp.doc(operationId="handOverTable", security=[{"writeToken": []}])
@@ -95,5 +122,7 @@ class NextTable(MethodView):
         """
         with guard_token(table_id):
             return _answer(
-                evening().hand_over(table_id, bearer_token(), body["table_id"], body["table_token"])
+                evening().hand_over(
+                    table_id, bearer_token(), body["table_id"], body["table_token"], body["seats"]
+                )
             )

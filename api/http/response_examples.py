@@ -294,6 +294,7 @@ def next_table_examples() -> dict[str, Any]:
         "game": "mahe",
         "read_path": f"/#/t/{next_id}",
         "join_path": f"/#/t/{next_id}?k={WRITE_TOKEN}",
+        "seat_path": None,
         "group_ids": [GROUP_ID],
     }
     return {"getNextTable": answer, "handOverTable": answer}

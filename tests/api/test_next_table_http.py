@@ -71,6 +71,7 @@ def test_phones_of_a_table_follow_its_rematch_and_it_is_filed_in_the_group(
         "game": "mahe",
         "read_path": f"/#/t/{rid}",
         "join_path": f"/#/t/{rid}?k={rematch['write_token']}",
+        "seat_path": None,
         "group_ids": [gid],
     }
     # Another phone of the table: the join link. A reader: the read link only. A wrong key: refused.
@@ -159,3 +160,36 @@ def test_a_seal_opens_with_the_old_token_for_its_table_only(
     if other != old:
         assert unseal(other, table, sealed) is None
     assert unseal(old, table[::-1] + "x", sealed) is None
+
+
+def test_a_players_own_link_follows_to_the_same_players_seat(client: FlaskClient) -> None:
+    """A phone that sat at the table with its own seat link (no write token) gets its own link at
+    the next game — the seat the same player has there — and nobody else's; wrong seat tokens in a
+    hand-over are refused and store nothing."""
+    first = mahe_table(client, ["Ann", "Ben", "Cid", "Dee"])
+    second = mahe_table(client, ["Cid", "Ann", "Ben", "Dee"])
+    old_seats = {s["seat"]: s["token"] for s in first["seats"]}
+    new_seats = {s["seat"]: s["token"] for s in second["seats"]}
+    url = f"/api/tables/{first['id']}/next"
+    carried = [
+        {"seat": 0, "token": old_seats[0], "next_seat": 1, "next_token": new_seats[1]},  # Ann
+        {"seat": 2, "token": old_seats[2], "next_seat": 0, "next_token": new_seats[0]},  # Cid
+    ]
+    body = {"table_id": second["id"], "table_token": second["write_token"]}
+    wrong = [{**carried[0], "next_token": new_seats[2]}]
+    refused = client.post(url, json={**body, "seats": wrong}, headers=bearer(first["write_token"]))
+    assert refused.status_code == 403 and refused.get_json()["code"] == "bad-seat-token"
+    assert client.get(url).status_code == 404  # nothing stored
+    assert (
+        client.post(url, json={**body, "seats": carried}, headers=bearer(first["write_token"])).status_code
+        == 201
+    )
+    ann = client.get(f"{url}?seat=0", headers=bearer(old_seats[0])).get_json()
+    assert ann["seat_path"] == f"/#/t/{second['id']}?s=1&sk={new_seats[1]}"
+    assert ann["join_path"] is None and ann["group_ids"] == []  # a seat's link is no table key
+    cid = client.get(f"{url}?seat=2", headers=bearer(old_seats[2])).get_json()
+    assert cid["seat_path"] == f"/#/t/{second['id']}?s=0&sk={new_seats[0]}"
+    ben = client.get(f"{url}?seat=1", headers=bearer(old_seats[1])).get_json()
+    assert ben["seat_path"] is None and ben["table_id"] == second["id"]  # not carried: read link only
+    assert client.get(f"{url}?seat=1", headers=bearer(old_seats[0])).status_code == 403
+    assert client.get(f"{url}?seat=9", headers=bearer(old_seats[0])).status_code == 404

@@ -25,6 +25,7 @@ def upgrade() -> None:
             "next_id", sa.String(32), sa.ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=False
         ),
         sa.Column("sealed_token", sa.String(200), nullable=False),
+        sa.Column("sealed_seats", sa.JSON, nullable=False),
         sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
     )
 
