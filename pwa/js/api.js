@@ -340,14 +340,16 @@ export async function abandonGroupTable(id, token, tableId, abandoned) {
 
 /**
  * The next game started from a table (a rematch, the group's next game), or null while there is
- * none. With the table's write token the answer carries the next game's join link.
+ * none. With the table's write token the answer carries the next game's join link; with `seat` and
+ * that seat's own token, the player's own link there.
  * @param {string} id
  * @param {string | null} token
+ * @param {number | null} [seat]
  * @returns {Promise<Schemas["NextTable"] | null>}
  */
-export async function getNextTable(id, token) {
+export async function getNextTable(id, token, seat = null) {
   try {
-    return (await request("GET", `/tables/${enc(id)}/next`, { token })).data;
+    return (await request("GET", `/tables/${enc(id)}/next${seat === null ? "" : `?seat=${seat}`}`, { token })).data;
   } catch (err) {
     if (err instanceof ApiError && err.code === "no-next-table") return null;
     throw err;

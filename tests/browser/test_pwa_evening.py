@@ -1,10 +1,11 @@
-"""An evening that flows (issue 33), on three phones at 360×740: a group of four starts a Mahé game
-from the group (one setup: the group's players one tap each), a second phone joins by scanning the
-table's code and a third watches by the read code — the only scans of the evening. The game ends,
-the host taps Rematch: the other two phones are on the rematch without a tap (the one that scanned
-the join code records there, the watcher watches). The rematch ends, the host starts Mhing from the
-group (Another game → Mhing → Create: the same four already seated): again both phones follow.
-Every table is filed in the group and its history lists them; the taps are counted per phone."""
+"""An evening that flows (issue 33), on four phones at 360×740: a group of four starts a Mahé game
+from the group (one setup: the group's players one tap each); a second phone joins by scanning the
+table's code, a third watches by the read code, and Dora's phone opens her own link (her secret egg
+cards, MA-7) — the only joins of the evening. The game ends, the host taps Rematch: the other
+phones are on the rematch without a tap (the scanned key records there, the watcher only watches,
+Dora is Dora again). The rematch ends, the host starts Mhing from the group (Another game → Mhing →
+Create: the same four already seated): again every phone follows. Every table is filed in the
+group and its history lists them; the taps are counted per phone."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def on_table(page: Any, table_id: str) -> None:
     expect(page.get_by_test_id("open-log")).to_be_visible()
 
 
-def test_an_evening_of_three_games_on_three_phones(live_server: str, new_phone: Any) -> None:
+def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: Any) -> None:
     created = requests.post(
         f"{live_server}/api/groups",
         json={"name": "Friday club", "players": [{"name": n} for n in NAMES]},
@@ -92,20 +93,25 @@ def test_an_evening_of_three_games_on_three_phones(live_server: str, new_phone: 
     scanner.goto("about:blank")
     join_link = decode(scanner, host.get_by_test_id("qr-join").screenshot())
     read_link = decode(scanner, host.get_by_test_id("qr-view").screenshot())
+    dora_link = host.get_by_test_id("seat-link-3").get_attribute("data-link")  # sent to Dora's phone
     host.get_by_test_id("share-sheet").get_by_test_id("close").tap()
     player = new_phone()
     player.goto(join_link)
     watcher = new_phone()
     watcher.goto(read_link)
+    dora = new_phone()
+    dora.goto(dora_link)
     on_table(player, first)
     on_table(watcher, first)
+    on_table(dora, first)
     expect(watcher.get_by_test_id("view-only")).to_be_visible()
+    expect(dora.get_by_test_id("my-seat")).to_contain_text("Dora")
 
     # A short Mahé game: the player's phone turns the first egg card, the rest comes in quickly.
     tap(player, "card-3", "player")
     expect(host.get_by_test_id("face-up")).to_contain_text("3")
     finish_mahe_from(live_server, first, stored_token(host, first), 1)
-    for phone in (host, player, watcher):
+    for phone in (host, player, watcher, dora):
         expect(phone.get_by_test_id("result")).to_be_visible(timeout=40_000)
     taps_before = Counter(TAPS)
 
@@ -115,12 +121,15 @@ def test_an_evening_of_three_games_on_three_phones(live_server: str, new_phone: 
     second = table_of(host)
     on_table(player, second)
     on_table(watcher, second)
+    on_table(dora, second)
     assert TAPS - taps_before == Counter({"host": 1})
     assert stored_token(player, second) == stored_token(host, second)  # the player records there
     expect(player.get_by_test_id("view-only")).to_have_count(0)
     expect(watcher.get_by_test_id("view-only")).to_be_visible()  # the watcher got no key
     watcher_tokens = watcher.evaluate("localStorage.getItem('kibitz.tokens')") or "{}"
     assert second not in watcher_tokens
+    expect(dora.get_by_test_id("my-seat")).to_contain_text("Dora")  # her own link again, no key
+    assert second not in (dora.evaluate("localStorage.getItem('kibitz.tokens')") or "{}")
     play_mahe_to_the_end(live_server, second, stored_token(host, second))
     # (A phone whose view lags behind the end still follows: it asks now and then while playing.)
     expect(host.get_by_test_id("result")).to_be_visible(timeout=40_000)
@@ -137,10 +146,12 @@ def test_an_evening_of_three_games_on_three_phones(live_server: str, new_phone: 
     third = table_of(host)
     on_table(player, third)
     on_table(watcher, third)
+    on_table(dora, third)
     assert TAPS - taps_before == Counter({"host": 3})
     assert requests.get(f"{live_server}/api/tables/{third}", timeout=5).json()["game"] == "mhing"
     assert stored_token(player, third) == stored_token(host, third)
     expect(watcher.get_by_test_id("view-only")).to_be_visible()
+    expect(dora.get_by_test_id("my-seat")).to_contain_text("Dora")
 
     # Every table of the evening is filed in the group, with its seats; the history lists them.
     history = requests.get(f"{live_server}/api/groups/{group_id}/history", timeout=5).json()["entries"]

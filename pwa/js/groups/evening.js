@@ -53,6 +53,8 @@ export function noteLastTable(groupId, tableId) {
 export function adoptNext(next) {
   const token = next.join_path ? new URLSearchParams(next.join_path.split("?")[1] || "").get("k") : null;
   if (token) store.setToken(next.table_id, token);
+  const own = next.seat_path ? new URLSearchParams(next.seat_path.split("?")[1] || "") : null;
+  if (own?.get("sk") && /^\d+$/.test(own.get("s") || "")) store.setMySeat(next.table_id, Number(own.get("s")), own.get("sk"));
   return `/t/${encodeURIComponent(next.table_id)}`;
 }
 
@@ -60,15 +62,23 @@ export function adoptNext(next) {
  * Tell the phones of table `fromId` that `created` is their next game (this phone needs both
  * tables' tokens). → the next game that stands (another phone's, when it was a moment faster), or
  * null when it could not be said (no token here, a local table, offline).
+ * The players' own links this phone holds for the old table go along: `seatOf(seat)` is the same
+ * player's seat at the new table (-1: not there).
  * @param {string | null} fromId
- * @param {{id: string, write_token: string}} created
+ * @param {{id: string, write_token: string, seats?: {seat: number, token: string}[]}} created
+ * @param {(seat: number) => number} [seatOf]
  * @returns {Promise<Schemas["NextTable"] | null>}
  */
-export async function handOver(fromId, created) {
+export async function handOver(fromId, created, seatOf = () => -1) {
   const token = fromId && store.getToken(fromId);
   if (!fromId || !token || fromId === created.id || fromId.startsWith(LOCAL_PREFIX)) return null;
+  const fresh = new Map((created.seats || []).map((s) => [s.seat, s.token]));
+  const seats = store
+    .getSeatLinks(fromId)
+    .map(({ seat, token: seatToken }) => ({ seat, token: seatToken, next_seat: seatOf(seat), next_token: fresh.get(seatOf(seat)) }))
+    .filter((s) => s.next_seat >= 0 && s.next_token);
   try {
-    const next = await api.handOverTable(fromId, token, { table_id: created.id, table_token: created.write_token });
+    const next = await api.handOverTable(fromId, token, { table_id: created.id, table_token: created.write_token, seats });
     const filing = tableGroup(fromId);
     if (filing && next.group_ids.includes(filing.group) && next.table_id === created.id) noteTableGroup(created.id, filing.group, filing.seats);
     return next;
@@ -97,7 +107,9 @@ export function followNext({ tableId, offer, go, every = 2500, meanwhile = 15000
     if (stopped || busy || id.startsWith(LOCAL_PREFIX) || document.visibilityState === "hidden") return;
     busy = true;
     try {
-      const next = await api.getNextTable(id, store.getToken(id));
+      const key = store.getToken(id);
+      const own = key ? null : store.getMySeat(id); // a player's own link alone: ask as that seat
+      const next = await api.getNextTable(id, key || own?.token || null, own ? own.seat : null);
       if (stopped) return;
       asked += 1;
       if (!next) return;

@@ -35,7 +35,7 @@ async function rematch(table, title, key) {
     store.setToken(created.id, created.write_token);
     if (created.seats?.length) store.setSeatLinks(created.id, created.seats);
     store.rememberTable(created.table, title);
-    const next = await handOver(table.id, created);
+    const next = await handOver(table.id, created, (seat) => seat); // the same players in the same seats
     if (next && next.table_id !== created.id) {
       navigate(adoptNext(next)); // another phone's rematch was a moment faster: everyone plays that one
       return;

@@ -92,7 +92,8 @@ export async function mountSetup(container, { params, query }) {
         const before = lastTableOf(group.id);
         await fileSoon(group.id, created.id, created.write_token, filing).catch((err) => toastError(err, t("error.generic")));
         // The phones of the group's last table follow to this one (unless another phone was faster).
-        const next = await handOver(before, created);
+        const sat = tableGroup(before || "")?.seats || [];
+        const next = await handOver(before, created, (seat) => (sat[seat] ? filing.indexOf(sat[seat]) : -1));
         if (next && next.table_id !== created.id) {
           navigate(adoptNext(next));
           return true;
