@@ -213,3 +213,4 @@ def test_home_and_group_open_the_same_setup(live_server: str, new_phone: Any) ->
     expect(phone.get_by_test_id("mg-side-vasco-B")).to_have_attribute("aria-pressed", "true")
     expect(phone.get_by_test_id("mg-depth-ledger")).to_have_attribute("aria-pressed", "true")
     expect(phone.get_by_test_id("seating-hint")).to_contain_text("as last time")
+

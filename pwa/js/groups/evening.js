@@ -89,6 +89,35 @@ export async function handOver(fromId, created, seatOf = () => -1) {
 }
 
 /**
+ * A next game started offline: handed over once it has its server id (handOverLater → handOverNow,
+ * called when the table is renamed). `seats[i]` is the new seat of the old table's seat i (-1: none).
+ * @param {string} localId
+ * @param {string | null} fromId
+ * @param {number[]} seats
+ */
+export function handOverLater(localId, fromId, seats) {
+  if (!fromId || !store.getToken(fromId)) return;
+  store.write("evening.pending", { ...store.read("evening.pending", {}), [localId]: { from: fromId, seats } });
+}
+
+/**
+ * The table started offline as `localId` is `created` on the server now: hand its old table over.
+ * @param {string} localId
+ * @param {string} newId
+ */
+export async function handOverNow(localId, newId) {
+  const pending = store.read("evening.pending", {});
+  const item = pending[localId];
+  const token = store.getToken(newId);
+  if (!item || !token) return;
+  const seats = store.getSeatLinks(newId);
+  const next = await handOver(item.from, { id: newId, write_token: token, seats }, (seat) => item.seats[seat] ?? -1);
+  if (!next) return; // offline again, or refused: kept for the next rename is pointless, so dropped
+  delete pending[localId];
+  store.write("evening.pending", pending);
+}
+
+/**
  * Follow a table to its next game: the phone asks every few seconds while the table is finished,
  * and now and then while it is not (a phone whose view lags behind still follows). A phone that
  * watched the game (or heard no next game at first) opens the next one at once (no tap); one that

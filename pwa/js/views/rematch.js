@@ -11,7 +11,7 @@ import { navigate } from "../router.js";
 import { toastError } from "../toast.js";
 import { createOffline } from "../sync/session.js";
 import { fileSoon } from "../groups/filing.js";
-import { adoptNext, handOver, tableGroup } from "../groups/evening.js";
+import { adoptNext, handOver, handOverLater, tableGroup } from "../groups/evening.js";
 
 /**
  * The request that starts the same table again (the seed is new: a rematch is a new game).
@@ -55,6 +55,7 @@ async function rematch(table, title, key) {
       store.rememberTable({ id, game: body.game, players: body.players, finished: false }, title);
       const filing = tableGroup(table.id);
       if (filing?.seats.length && store.groupToken(filing.group)) await fileSoon(filing.group, id, null, filing.seats);
+      handOverLater(id, table.id, table.players.map((_, seat) => seat));
       navigate(`/t/${encodeURIComponent(id)}`);
     } catch (offlineErr) {
       toastError(offlineErr, t("offline.not_sent"));

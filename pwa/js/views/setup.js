@@ -15,7 +15,7 @@ import { panel } from "../ui/panel.js";
 import { toast, toastError } from "../toast.js";
 import { createOffline, LOCAL_PREFIX } from "../sync/session.js";
 import { fileSoon, lastSeating, tablePlayers } from "../groups/filing.js";
-import { adoptNext, handOver, lastTableOf, tableGroup } from "../groups/evening.js";
+import { adoptNext, handOver, handOverLater, lastTableOf, tableGroup } from "../groups/evening.js";
 
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 
@@ -118,7 +118,12 @@ export async function mountSetup(container, { params, query }) {
     try {
       const id = await createOffline(body, idempotencyKey);
       store.rememberTable({ id, game: body.game, players: body.players, finished: false }, meta.title);
-      if (group && filing) await fileSoon(group.id, id, null, filing);
+      if (group && filing) {
+        const before = lastTableOf(group.id);
+        const sat = tableGroup(before || "")?.seats || [];
+        await fileSoon(group.id, id, null, filing);
+        handOverLater(id, before, sat.map((player) => filing.indexOf(player)));
+      }
       toast(t("sync.created_offline"));
       navigate(`/t/${encodeURIComponent(id)}`);
       return true;

@@ -19,7 +19,7 @@ import { syncBadge, showConflict } from "../ui/sync.js";
 import { openLog } from "../ui/log.js";
 import { endActions } from "./rematch.js";
 import { flushPending } from "../groups/filing.js";
-import { followNext, noteLastTable, tableGroup } from "../groups/evening.js";
+import { followNext, handOverNow, noteLastTable, tableGroup } from "../groups/evening.js";
 
 function errorScreen(container, message) {
   container.replaceChildren(
@@ -51,6 +51,7 @@ export async function mountTable(container, { params, query }) {
         store.forgetTable(localId);
         store.noteRenamed(localId, newId);
         flushPending().catch(() => undefined); // a group waiting to file it can now
+        handOverNow(localId, newId).catch(() => undefined); // the old table's phones can follow now
         store.rememberTable(session.view, game.title);
         id = newId;
         controller.id = newId;
