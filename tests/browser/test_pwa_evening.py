@@ -57,8 +57,8 @@ def finish_mahe_from(base: str, table_id: str, token: str, version: int) -> None
 
 
 def on_table(page: Any, table_id: str) -> None:
-    page.wait_for_url(re.compile(rf"#/t/{table_id}$"), timeout=40_000)
-    expect(page.get_by_test_id("open-log")).to_be_visible()
+    page.wait_for_url(re.compile(rf"#/t/{table_id}$"), timeout=60_000)
+    expect(page.get_by_test_id("open-log")).to_be_visible(timeout=30_000)
 
 
 def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: Any) -> None:
@@ -112,7 +112,7 @@ def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: A
     expect(host.get_by_test_id("face-up")).to_contain_text("3")
     finish_mahe_from(live_server, first, stored_token(host, first), 1)
     for phone in (host, player, watcher, dora):
-        expect(phone.get_by_test_id("result")).to_be_visible(timeout=40_000)
+        expect(phone.get_by_test_id("result")).to_be_visible(timeout=90_000)
     taps_before = Counter(TAPS)
 
     # Game 2: the host's Rematch. The two other phones are on it with no tap and no scan.
@@ -132,7 +132,7 @@ def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: A
     assert second not in (dora.evaluate("localStorage.getItem('kibitz.tokens')") or "{}")
     play_mahe_to_the_end(live_server, second, stored_token(host, second))
     # (A phone whose view lags behind the end still follows: it asks now and then while playing.)
-    expect(host.get_by_test_id("result")).to_be_visible(timeout=40_000)
+    expect(host.get_by_test_id("result")).to_be_visible(timeout=90_000)
 
     # Game 3: Mhing from the group, the same four seated already: Another game → Mhing → Create.
     taps_before = Counter(TAPS)
@@ -213,4 +213,3 @@ def test_home_and_group_open_the_same_setup(live_server: str, new_phone: Any) ->
     expect(phone.get_by_test_id("mg-side-vasco-B")).to_have_attribute("aria-pressed", "true")
     expect(phone.get_by_test_id("mg-depth-ledger")).to_have_attribute("aria-pressed", "true")
     expect(phone.get_by_test_id("seating-hint")).to_contain_text("as last time")
-
