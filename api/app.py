@@ -13,7 +13,7 @@ from api.config import MAX_BODY_BYTES, database_url_from_env
 from api.db.engine import make_engine
 from api.groups.history import FactsCache
 from api.groups.store import GroupStore
-from api.http import games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
+from api.http import evening, games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
 from api.http.compression import install_compression
 from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
 from api.http.conventions import apply_conventions
@@ -148,6 +148,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         mhing.blp,
         sheets.blp,
         groups.blp,
+        evening.blp,
     ]
     for blueprint in blueprints:
         api.register_blueprint(blueprint)

@@ -147,3 +147,18 @@ group_tables = Table(
     Column("abandoned", Boolean, nullable=False, default=False, server_default=false()),
     Column("added_at", DateTime(timezone=True), nullable=False),
 )
+
+# The next game of a table (issue 33): the phones that sat at `table_id` follow it to `next_id`. The
+# next table's write token is kept sealed with a key only the old table's write token gives (never
+# stored), so a reader of the database learns no token and only a phone that held the old table's
+# key gets the new one's.
+table_next = Table(
+    "table_next",
+    metadata,
+    Column("table_id", String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("next_id", String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=False),
+    Column("sealed_token", String(200), nullable=False),
+    # Per seat of the old table: [{seat, next_seat, sealed}], each sealed under that seat's own token.
+    Column("sealed_seats", JSON, nullable=False),
+    Column("added_at", DateTime(timezone=True), nullable=False),
+)

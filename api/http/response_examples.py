@@ -286,6 +286,20 @@ def sheet(version: int) -> dict[str, Any]:
     }
 
 
+def next_table_examples() -> dict[str, Any]:
+    """A table's next game (api.http.evening), as a phone that sat at the old table hears it."""
+    next_id = "Nx5rT2kW8qL3mB7v"
+    answer = {
+        "table_id": next_id,
+        "game": "mahe",
+        "read_path": f"/#/t/{next_id}",
+        "join_path": f"/#/t/{next_id}?k={WRITE_TOKEN}",
+        "seat_path": None,
+        "group_ids": [GROUP_ID],
+    }
+    return {"getNextTable": answer, "handOverTable": answer}
+
+
 @cache
 def response_examples() -> dict[str, Any]:
     """operationId → the JSON its success answers with."""
@@ -313,6 +327,7 @@ def response_examples() -> dict[str, Any]:
             "streams": {"streams": 0, "tables": 0, "reads": 0, "renders": 0, "handed_back": 0},
         },
         **group_examples(),
+        **next_table_examples(),
         "listGames": [
             {
                 "name": game.name,

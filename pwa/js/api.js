@@ -335,3 +335,34 @@ export async function addGroupTable(id, token, body) {
 export async function abandonGroupTable(id, token, tableId, abandoned) {
   return (await request("PATCH", `/groups/${enc(id)}/tables/${enc(tableId)}`, { body: { abandoned }, token })).data;
 }
+
+// ---------- an evening: a table's next game (issue 33) ----------
+
+/**
+ * The next game started from a table (a rematch, the group's next game), or null while there is
+ * none. With the table's write token the answer carries the next game's join link; with `seat` and
+ * that seat's own token, the player's own link there.
+ * @param {string} id
+ * @param {string | null} token
+ * @param {number | null} [seat]
+ * @returns {Promise<Schemas["NextTable"] | null>}
+ */
+export async function getNextTable(id, token, seat = null) {
+  try {
+    return (await request("GET", `/tables/${enc(id)}/next${seat === null ? "" : `?seat=${seat}`}`, { token })).data;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "no-next-table") return null;
+    throw err;
+  }
+}
+
+/**
+ * Name the next game of a table (both tables' write tokens); → the next game that stands.
+ * @param {string} id
+ * @param {string} token
+ * @param {Schemas["HandOver"]} body
+ * @returns {Promise<Schemas["NextTable"]>}
+ */
+export async function handOverTable(id, token, body) {
+  return (await withRetry(() => request("POST", `/tables/${enc(id)}/next`, { body, token }))).data;
+}

@@ -59,13 +59,13 @@ def play_mhing_session(base: str, table_id: str, token: str) -> None:
 
 
 def start_from_group(page: Any, game: str, picks: list[int]) -> str:
+    """The group's game button opens the game's setup with the group's players (issue 33)."""
     tap(page, "group-tab-play")
     tap(page, f"group-new-{game}")
-    sheet = page.get_by_test_id("seating-sheet")
-    expect(sheet).to_be_visible()
+    expect(page.get_by_test_id("group-seating")).to_be_visible()
     for index in picks:
         tap(page, f"pick-player-{index}")
-    sheet.get_by_test_id("confirm").tap()
+    tap(page, "create-table")
     page.wait_for_url(re.compile(r"#/t/"))
     return str(page.evaluate("location.hash").split("/t/")[1].split("?")[0])
 
@@ -109,7 +109,7 @@ def test_a_group_plays_and_looks_back(live_server: str, new_phone: Any) -> None:
     for index in range(4):
         expect(page.get_by_test_id(f"pick-player-{index}")).to_have_attribute("aria-pressed", "true")
     expect(page.get_by_test_id("seating-hint")).to_contain_text("as last time")
-    page.get_by_test_id("seating-sheet").get_by_test_id("cancel").tap()
+    page.go_back()
     second = start_from_group(page, "mahe", [0, 1, 2, 3, 1, 0, 2, 3])
     play_mahe_to_the_end(live_server, second, stored_token(page, second))
     table = requests.get(f"{live_server}/api/tables/{second}", timeout=5).json()
@@ -282,7 +282,7 @@ def test_the_group_screens_in_every_language(
     live_server: str, new_phone: Any, played_group: dict[str, Any], language: str
 ) -> None:
     """History (each status, a score-over-the-game chart), statistics (every chart with its data
-    table, head to head), players, sharing and the seating sheet in the browser's language: no
+    table, head to head), players, sharing and a game's setup from the group in the browser's language: no
     catalog key and no English left; axe finds nothing serious on any of them."""
     page = new_phone(locale=language, bypass_csp=True, reduced_motion="reduce")
     page.goto(f"{live_server}{played_group['join_path']}")
@@ -301,10 +301,10 @@ def test_the_group_screens_in_every_language(
 
     check("group play")
     tap(page, "group-new-mahe")
-    expect(page.get_by_test_id("seating-sheet")).to_be_visible()
+    expect(page.get_by_test_id("group-seating")).to_be_visible()
     expect(page.get_by_test_id("seating-hint")).not_to_be_empty()
-    check("seating sheet")
-    page.get_by_test_id("seating-sheet").get_by_test_id("cancel").tap()
+    check("group setup")
+    page.go_back()
 
     tap(page, "group-tab-history")
     statuses = page.get_by_test_id("history-list").locator("> li")

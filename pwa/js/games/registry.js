@@ -42,13 +42,19 @@
 /**
  * What views/setup.js hands a game's setup form: the game's facts (GET /api/games; the client's own
  * defaults offline) and create(body), which posts POST /api/tables (or starts the table offline).
- * @typedef {{meta: {name: string, title: string, min_players: number, max_players: number, options?: Schemas["GameInfo"]["options"], powers?: Schemas["Power"][]}, create: (body: Schemas["CreateTable"]) => Promise<boolean>}} SetupContext
+ * `initial.options`: the options the form starts from (a group's last table of the game).
+ * @typedef {{meta: {name: string, title: string, min_players: number, max_players: number, options?: Schemas["GameInfo"]["options"], powers?: Schemas["Power"][]}, create: (body: Schemas["CreateTable"]) => Promise<boolean>, initial?: {options?: any}}} SetupContext
+ */
+/**
+ * What a game's setup form gives back: setPlayers fills the seats (names; Mahé colours too) from a
+ * group's players picked with one tap each (views/setup.js).
+ * @typedef {{setPlayers: (players: {name: string, colours?: string[]}[]) => void}} SetupHandle
  */
 /**
  * @typedef {object} GameClient
  * @property {string} name
  * @property {string} title
- * @property {(container: HTMLElement, ctx: SetupContext) => unknown} mountSetup
+ * @property {(container: HTMLElement, ctx: SetupContext) => SetupHandle | void | Promise<SetupHandle | void>} mountSetup
  * @property {(container: HTMLElement, ctl: Controller) => Screen} createScreen
  * @property {(before: any, after: any, event: LoggedEvent) => string} describe
  * @property {(event: GameEvent, table: Table) => boolean} [confirmFirst]

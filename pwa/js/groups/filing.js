@@ -1,12 +1,13 @@
-// Starting a game from a group: the players picked (one tap each) become the table's seats, the
-// table is created (or started offline, like any table) and filed in the group with who sat where.
+// Filing a game in a group: the players picked (one tap each, views/setup.js) become the table's
+// seats, and the table is filed in the group with who sat where.
 // A table started offline is filed once it has its server id (flushPending). A group started
 // offline gets a local id and is created on the server when the phone is back (flushPendingGroups),
 // with its creation's Idempotency-Key.
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { PALETTE } from "../games/mahe/colours.js";
-import { createOffline, LOCAL_PREFIX } from "../sync/session.js";
+import { LOCAL_PREFIX } from "../sync/session.js";
+import { noteTableGroup } from "./evening.js";
 
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 
@@ -58,36 +59,25 @@ export function tablePlayers(group, game, seatIds) {
 }
 
 /**
- * Create the table for the group's players and file it; → the table id to open (maybe local).
- * @param {Schemas["Group"]} group
- * @param {"mahe" | "magellan" | "mhing"} game
- * @param {string[]} seatIds
- * @param {string} title
+ * File a table in a group now, or once it can be: offline, or (token null) a table started offline
+ * that has no server id yet (flushPending files it when it has).
+ * @param {string} groupId
+ * @param {string} tableId
+ * @param {string | null} tableToken
+ * @param {string[]} seats
  */
-export async function startGroupGame(group, game, seatIds, title) {
-  const last = lastSeating(group, game);
-  // One game's body, chosen at run time: Mahé players with colours, the last options of that game.
-  const body = /** @type {Schemas["CreateTable"]} */ ({ game, players: tablePlayers(group, game, seatIds), options: last?.options || {} });
-  const key = api.newIdempotencyKey();
-  try {
-    const created = await api.createTable(body, key);
-    store.setToken(created.id, created.write_token);
-    if (created.seats?.length) store.setSeatLinks(created.id, created.seats);
-    store.rememberTable(created.table, title);
-    await file(group.id, created.id, created.write_token, seatIds);
-    return created.id;
-  } catch (err) {
-    if (!(err instanceof api.OfflineError)) throw err;
-    const id = await createOffline(body, key);
-    store.rememberTable({ id, game, players: body.players, finished: false }, title);
-    queue({ group: group.id, table: id, seats: seatIds });
-    return id;
+export async function fileSoon(groupId, tableId, tableToken, seats) {
+  if (!tableToken || tableId.startsWith(LOCAL_PREFIX)) {
+    queue({ group: groupId, table: tableId, seats });
+    return;
   }
+  await file(groupId, tableId, tableToken, seats);
 }
 
 async function file(groupId, tableId, tableToken, seats) {
   try {
     await api.addGroupTable(groupId, store.groupToken(groupId), { table_id: tableId, table_token: tableToken, seats });
+    noteTableGroup(tableId, groupId, seats);
   } catch (err) {
     if (!(err instanceof api.OfflineError)) throw err;
     queue({ group: groupId, table: tableId, seats });
@@ -110,6 +100,7 @@ export async function flushPending() {
     }
     try {
       await api.addGroupTable(item.group, store.groupToken(item.group), { table_id: id, table_token: token, seats: item.seats });
+      noteTableGroup(id, item.group, item.seats);
     } catch (err) {
       if (err instanceof api.OfflineError) waiting.push({ ...item, table: id });
       else console.warn("group filing", err);

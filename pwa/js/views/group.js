@@ -1,5 +1,5 @@
 // "#/g/new" starts a group; "#/g/<id>" (?k=<edit token>) shows it: start a game with the group's
-// players (one tap each, last seats remembered), the history, the statistics with their charts,
+// players (the one setup of views/setup.js: one tap each, last seats and options remembered), the history, the statistics with their charts,
 // the players, and the links to share. Everything read is also there offline (the service worker
 // keeps the last answers); a game started offline is filed in the group once it reaches the server.
 import { h } from "../dom.js";
@@ -9,12 +9,11 @@ import * as store from "../store.js";
 import { navigate, replacePath } from "../router.js";
 import { setRulesGame } from "../ui/header.js";
 import { segmented } from "../ui/players-form.js";
-import { openSheet } from "../ui/sheet.js";
 import { toast, toastError } from "../toast.js";
 import { PALETTE } from "../games/mahe/colours.js";
 import { chart } from "../groups/charts.js";
 import { qrFigure } from "../ui/qr.js";
-import { createGroupSoon, flushPending, flushPendingGroups, lastSeating, startGroupGame } from "../groups/filing.js";
+import { createGroupSoon, flushPending, flushPendingGroups } from "../groups/filing.js";
 import { LOCAL_PREFIX } from "../sync/session.js";
 
 // What the group's pages read, as openapi.yaml describes it (tests/contract/test_pwa_types.py).
@@ -151,7 +150,7 @@ export async function mountGroup(container, { params, query }) {
   );
   await open(tab);
 
-  // ---------- play: pick the players, one tap each ----------
+  // ---------- play: a game's setup (views/setup.js) with the group's players, one tap each ----------
   function renderPlay() {
     return h(
       "section",
@@ -160,57 +159,9 @@ export async function mountGroup(container, { params, query }) {
       h(
         "div",
         { class: "game-list" },
-        GAMES.map((g) => h("button", { type: "button", class: "btn btn-primary btn-big game-button", testid: `group-new-${g.name}`, onclick: () => seating(g) }, h("span", { class: "game-title" }, gameTitle(g.name)), h("span", { class: "game-meta" }, t("home.players_range", { min: g.min, max: g.max })))),
+        GAMES.map((g) => h("button", { type: "button", class: "btn btn-primary btn-big game-button", testid: `group-new-${g.name}`, onclick: () => navigate(`/new/${g.name}?group=${encodeURIComponent(id)}`) }, h("span", { class: "game-title" }, gameTitle(g.name)), h("span", { class: "game-meta" }, t("home.players_range", { min: g.min, max: g.max })))),
       ),
     );
-  }
-
-  function seating(g) {
-    const last = lastSeating(group, g.name);
-    const ids = new Set(group.players.map((p) => p.id));
-    let seats = (last?.seats || []).filter((s) => ids.has(s));
-    const order = h("ol", { class: "group-seats", testid: "group-seats" });
-    const chips = h("div", { class: "group-chips", role: "group", "aria-label": t("group.who_plays") });
-    const sheet = openSheet({
-      title: t("group.who_plays_game", { game: gameTitle(g.name) }),
-      confirmLabel: t("group.start"),
-      testid: "seating-sheet",
-      onConfirm: async () => {
-        if (seats.length < g.min || seats.length > g.max) return;
-        sheet.setBusy(true, { lock: true });
-        try {
-          const tableId = await startGroupGame(group, g.name, seats, gameTitle(g.name));
-          sheet.close();
-          navigate(`/t/${encodeURIComponent(tableId)}`);
-        } catch (err) {
-          sheet.setBusy(false);
-          toastError(err, t("error.generic"));
-        }
-      },
-    });
-    const confirm = /** @type {HTMLButtonElement | null} */ (document.querySelector("[data-testid=seating-sheet] [data-testid=confirm]"));
-    function render() {
-      chips.replaceChildren(
-        ...group.players.map((p, i) => {
-          const seat = seats.indexOf(p.id);
-          return h(
-            "button",
-            { type: "button", class: "chip", testid: `pick-player-${i}`, "aria-pressed": String(seat >= 0), onclick: () => { seats = seat >= 0 ? seats.filter((s) => s !== p.id) : [...seats, p.id]; render(); } },
-            p.emoji ? h("span", { class: "chip-emoji", "aria-hidden": "true" }, p.emoji) : null,
-            p.name,
-            seat >= 0 ? h("span", { class: "chip-seat" }, ` ${seat + 1}`) : null,
-          );
-        }),
-      );
-      const names = seats.map((s) => group.players.find((p) => p.id === s).name);
-      order.replaceChildren(...names.map((n) => h("li", {}, n)));
-      const fits = seats.length >= g.min && seats.length <= g.max;
-      if (confirm) confirm.disabled = !fits;
-      hint.textContent = fits ? (last ? t("group.seats_remembered") : "") : t("home.players_range", { min: g.min, max: g.max });
-    }
-    const hint = h("p", { class: "muted small", testid: "seating-hint" });
-    sheet.setBody([h("p", {}, t("group.tap_in_order")), chips, order, hint]);
-    render();
   }
 
   // ---------- history ----------

@@ -1,4 +1,9 @@
-// "#/new/<game>": load the game's client and let it render its setup form; create the table.
+// "#/new/<game>" (?group=<id>): the one setup of a table, from Home and from a group alike. The game's
+// client renders its form with every option of the game; above it, when this phone may file games
+// in a group, the group's players (one tap each, in seat order; last time's seats, colours and
+// options already in place) and the group the table is filed in. Creating the table files it in
+// the chosen group (offline too: it is filed once the table reaches the server) and hands the
+// group's last table over to it, so the phones that sat there follow (groups/evening.js).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
@@ -6,15 +11,37 @@ import * as store from "../store.js";
 import { navigate } from "../router.js";
 import { loadGame } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
+import { panel } from "../ui/panel.js";
 import { toast, toastError } from "../toast.js";
-import { createOffline } from "../sync/session.js";
+import { createOffline, LOCAL_PREFIX } from "../sync/session.js";
+import { fileSoon, lastSeating, tablePlayers } from "../groups/filing.js";
+import { adoptNext, handOver, handOverLater, lastTableOf, tableGroup } from "../groups/evening.js";
 
-export async function mountSetup(container, { params }) {
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+
+/** The groups this phone may file games in (it holds their edit token; created on the server). */
+function fileableGroups() {
+  return store.knownGroups().filter((g) => g.token && !g.id.startsWith(LOCAL_PREFIX));
+}
+
+/**
+ * The group player in each seat, by the names at the table (as the group spells them); null when a
+ * seat holds someone who is not one of the group's players (then the table cannot be filed).
+ * @param {Schemas["Group"]} group
+ * @param {{name: string}[]} players
+ */
+export function seatsOf(group, players) {
+  const ids = players.map((p) => group.players.find((g) => g.name.trim().toLocaleLowerCase() === p.name.trim().toLocaleLowerCase())?.id);
+  return ids.every(Boolean) && new Set(ids).size === ids.length ? /** @type {string[]} */ (ids) : null;
+}
+
+export async function mountSetup(container, { params, query }) {
   const game = await loadGame(params.game);
   if (!game) {
     container.append(h("p", { class: "muted" }, t("error.unknown_game")), h("a", { href: "#/", class: "btn btn-secondary" }, t("common.back")));
     return;
   }
+  const gameName = /** @type {"mahe" | "magellan" | "mhing"} */ (game.name);
   setRulesGame(game.name);
   /** @type {import("../games/registry.js").SetupContext["meta"]} */
   let meta = { name: game.name, title: game.title, min_players: 2, max_players: 7 };
@@ -23,12 +50,30 @@ export async function mountSetup(container, { params }) {
   } catch {
     /* offline: use the client's defaults; creating will report the problem */
   }
+
+  // The group: the one the door named, read (offline from the service worker's copy) for its players.
+  const groups = fileableGroups();
+  let groupId = query.get("group") && groups.some((g) => g.id === query.get("group")) ? query.get("group") : "";
+  /** @type {Schemas["Group"] | null} */
+  let group = null;
+  async function readGroup(id) {
+    if (!id) return null;
+    try {
+      return (await api.readGroup(id)).data;
+    } catch {
+      return null;
+    }
+  }
+  group = await readGroup(groupId);
+  if (!group) groupId = "";
+  const last = group ? lastSeating(group, gameName) : null;
+
   let idempotencyKey = null;
   let lastBody = "";
 
   /**
    * Called by the game's form with the POST /api/tables body.
-   * @param {import("kibitz-api").components["schemas"]["CreateTable"]} body
+   * @param {Schemas["CreateTable"]} body
    */
   async function create(body) {
     const json = JSON.stringify(body);
@@ -36,28 +81,49 @@ export async function mountSetup(container, { params }) {
       idempotencyKey = api.newIdempotencyKey(); // same form contents → same key on retry
       lastBody = json;
     }
+    const filing = group ? seatsOf(group, body.players) : null;
+    if (group && !filing) toast(t("evening.not_filed", { group: group.name }), { kind: "error", timeout: 6000 });
     try {
       const created = await api.createTable(body, idempotencyKey);
       store.setToken(created.id, created.write_token);
       if (created.seats?.length) store.setSeatLinks(created.id, created.seats); // the players' own links
       store.rememberTable(created.table, meta.title);
+      if (group && filing) {
+        const before = lastTableOf(group.id);
+        await fileSoon(group.id, created.id, created.write_token, filing).catch((err) => toastError(err, t("error.generic")));
+        // The phones of the group's last table follow to this one (unless another phone was faster).
+        const sat = tableGroup(before || "")?.seats || [];
+        const next = await handOver(before, created, (seat) => (sat[seat] ? filing.indexOf(sat[seat]) : -1));
+        if (next && next.table_id !== created.id) {
+          navigate(adoptNext(next));
+          return true;
+        }
+      }
       navigate(`/t/${encodeURIComponent(created.id)}`);
       return true;
     } catch (err) {
-      if (err instanceof api.OfflineError) return startOffline(body);
+      if (err instanceof api.OfflineError) return startOffline(body, filing);
       toastError(err, t("error.generic"));
       return false;
     }
   }
 
   /**
-   * No network: the phone's referee checks the setup and the table starts here (created later).
-   * @param {import("kibitz-api").components["schemas"]["CreateTable"]} body
+   * No network: the phone's referee checks the setup and the table starts here (created later, and
+   * filed in the group then).
+   * @param {Schemas["CreateTable"]} body
+   * @param {string[] | null} filing
    */
-  async function startOffline(body) {
+  async function startOffline(body, filing) {
     try {
       const id = await createOffline(body, idempotencyKey);
       store.rememberTable({ id, game: body.game, players: body.players, finished: false }, meta.title);
+      if (group && filing) {
+        const before = lastTableOf(group.id);
+        const sat = tableGroup(before || "")?.seats || [];
+        await fileSoon(group.id, id, null, filing);
+        handOverLater(id, before, sat.map((player) => filing.indexOf(player)));
+      }
       toast(t("sync.created_offline"));
       navigate(`/t/${encodeURIComponent(id)}`);
       return true;
@@ -67,5 +133,93 @@ export async function mountSetup(container, { params }) {
     }
   }
 
-  return game.mountSetup(container, { meta, create });
+  const form = /** @type {import("../games/registry.js").SetupHandle | undefined} */ (
+    await game.mountSetup(container, { meta, create, initial: last ? { options: last.options } : undefined })
+  );
+  if (form?.setPlayers && groups.length) {
+    const title = container.querySelector(".setup-form .page-title");
+    title?.after(groupPanel(form));
+  }
+
+  /**
+   * The group's players as chips (one tap each, in seat order) and the group the table goes to.
+   * @param {import("../games/registry.js").SetupHandle} form
+   */
+  function groupPanel(form) {
+    const min = meta.min_players || 2;
+    const max = meta.max_players || 7;
+    const select = h(
+      "select",
+      { id: "setup-group", class: "input", testid: "setup-group" },
+      h("option", { value: "" }, t("evening.no_group")),
+      groups.map((g) => h("option", { value: g.id, selected: g.id === groupId }, g.name)),
+    );
+    const chips = h("div", { class: "group-chips", role: "group", "aria-label": t("group.who_plays") });
+    const order = h("ol", { class: "group-seats", testid: "group-seats" });
+    const hint = h("p", { class: "muted small", testid: "seating-hint" });
+    const body = h("div", { testid: "group-seating" });
+    /** @type {string[]} */
+    let seats = firstSeats(group, last);
+    let remembered = seats.length > 0;
+
+    /**
+     * Who sits where at first: this game's last seats in the group, else the players of the group's
+     * table this phone just left (a new game of another kind for the same people), as many as fit.
+     * @param {Schemas["Group"] | null} of
+     * @param {{seats: string[]} | null} before
+     */
+    function firstSeats(of, before) {
+      if (!of) return [];
+      const known = new Set(of.players.map((p) => p.id));
+      const previous = tableGroup(lastTableOf(of.id) || "");
+      const chosen = (before?.seats || (previous?.group === of.id ? previous.seats : [])).filter((s) => known.has(s));
+      return chosen.length >= min ? chosen.slice(0, max) : before ? chosen : [];
+    }
+    function fill() {
+      if (!group) return;
+      form.setPlayers(tablePlayers(group, gameName, seats));
+    }
+    function render() {
+      body.hidden = !group;
+      if (!group) return;
+      chips.replaceChildren(
+        ...group.players.map((p, i) => {
+          const seat = seats.indexOf(p.id);
+          return h(
+            "button",
+            {
+              type: "button",
+              class: "chip",
+              testid: `pick-player-${i}`,
+              "aria-pressed": String(seat >= 0),
+              onclick: () => {
+                seats = seat >= 0 ? seats.filter((s) => s !== p.id) : [...seats, p.id];
+                remembered = false;
+                fill();
+                render();
+              },
+            },
+            p.emoji ? h("span", { class: "chip-emoji", "aria-hidden": "true" }, p.emoji) : null,
+            p.name,
+            seat >= 0 ? h("span", { class: "chip-seat" }, ` ${seat + 1}`) : null,
+          );
+        }),
+      );
+      order.replaceChildren(...seats.map((s) => h("li", {}, group.players.find((p) => p.id === s)?.name || "")));
+      const fits = seats.length >= min && seats.length <= max;
+      hint.textContent = fits ? (remembered ? t("group.seats_remembered") : "") : t("home.players_range", { min, max });
+    }
+    select.addEventListener("change", async () => {
+      groupId = select.value;
+      group = await readGroup(groupId);
+      seats = firstSeats(group, group ? lastSeating(group, gameName) : null);
+      remembered = seats.length > 0;
+      if (seats.length) fill();
+      render();
+    });
+    body.append(h("p", { class: "muted small" }, t("group.tap_in_order")), chips, order, hint);
+    if (seats.length) fill();
+    render();
+    return panel({ title: t("evening.group"), labelFor: "setup-group", testid: "setup-group-panel" }, select, body);
+  }
 }

@@ -6,7 +6,7 @@ import { h } from "../dom.js";
 import { t, list, lang } from "../i18n.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
-import { replacePath } from "../router.js";
+import { navigate, replacePath } from "../router.js";
 import { loadGame } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
 import { openSheet } from "../ui/sheet.js";
@@ -19,6 +19,7 @@ import { syncBadge, showConflict } from "../ui/sync.js";
 import { openLog } from "../ui/log.js";
 import { endActions } from "./rematch.js";
 import { flushPending } from "../groups/filing.js";
+import { followNext, handOverNow, noteLastTable, tableGroup } from "../groups/evening.js";
 
 function errorScreen(container, message) {
   container.replaceChildren(
@@ -50,6 +51,7 @@ export async function mountTable(container, { params, query }) {
         store.forgetTable(localId);
         store.noteRenamed(localId, newId);
         flushPending().catch(() => undefined); // a group waiting to file it can now
+        handOverNow(localId, newId).catch(() => undefined); // the old table's phones can follow now
         store.rememberTable(session.view, game.title);
         id = newId;
         controller.id = newId;
@@ -106,6 +108,19 @@ export async function mountTable(container, { params, query }) {
 
   const seatHost = h("span", { class: "my-seat-host" });
   const seatNotice = h("div", { class: "seat-notice-host" });
+  // The next game (a rematch, the group's next game) started on another phone: followed at once,
+  // or offered with one tap when it was there before this visit (issue 33).
+  const nextHost = h("div", { class: "next-table-host", "aria-live": "polite" });
+  const nextGame = followNext({
+    tableId: () => id,
+    go: (path) => navigate(path),
+    offer: (_next, go) =>
+      nextHost.replaceChildren(
+        h("p", { class: "seat-notice", testid: "next-table-offer" }, t("evening.next_there"), " ", h("button", { type: "button", class: "btn btn-primary btn-small", testid: "next-table", onclick: go }, t("evening.next_open"))),
+      ),
+  });
+  const filed = tableGroup(id);
+  if (filed) noteLastTable(filed.group, id); // this group's next game is handed over from here
   const viewOnlyBadge = readOnly ? h("span", { class: "badge badge-view", testid: "view-only" }, t("table.view_only")) : null;
   /** "You are <name>" in the bar; on a seat link alone it stands for "view only" too (the bar says so). */
   function showSeat() {
@@ -190,6 +205,7 @@ export async function mountTable(container, { params, query }) {
       ),
     ),
     seatNotice,
+    nextHost,
     body,
   );
   showSeat();
@@ -209,6 +225,7 @@ export async function mountTable(container, { params, query }) {
     const result = /** @type {import("../ui/share-card.js").ResultSection | null} */ (body.querySelector("[data-testid=result]"));
     if (result?.shareCard && !result.querySelector("[data-testid=share-result]")) result.append(shareResultButton(resultCard));
     if (result && !readOnly && !result.querySelector("[data-testid=end-actions]")) result.append(endActions(table, game.title));
+    nextGame.update(!!table.finished);
   }
   draw();
 
@@ -453,6 +470,7 @@ export async function mountTable(container, { params, query }) {
 
   return () => {
     destroyed = true;
+    nextGame.stop();
     clearInterval(clockTimer);
     clearInterval(retry);
     window.removeEventListener("offline", onOffline);

@@ -16,17 +16,21 @@ import * as sheets from "./sheets.js";
  * @param {HTMLElement} container
  * @param {import("../registry.js").SetupContext} ctx
  */
-export function mountSetup(container, { meta, create }) {
+export function mountSetup(container, { meta, create, initial }) {
   const min = meta.min_players || 3;
   const max = meta.max_players || 6;
   const known = sheets.knownSheets();
+  // A group's last Magellan table starts the form where it left off: sides, depth, chance, and its
+  // board sheet's numbers unless another sheet is picked (issue 33).
+  const before = initial?.options || {};
   const form = {
     players: ["", "", ""],
-    sides: Object.fromEntries(EXPLORERS.map((e) => [e, "A"])),
-    depth: "outcomes",
-    chance: "physical",
+    sides: Object.fromEntries(EXPLORERS.map((e) => [e, before.sides?.[e] === "B" ? "B" : "A"])),
+    depth: before.depth === "ledger" ? "ledger" : "outcomes",
+    chance: before.chance === "digital" ? "digital" : "physical",
     sheetId: known[0]?.id || "",
     publication: null, // a published sheet picked from the library (MG-2), instead of an own one
+    lastSheet: before.board_sheet || null, // the numbers the group's last table played with
   };
   const sheetData = new Map(); // id → data as last read
 
@@ -52,14 +56,14 @@ export function mountSetup(container, { meta, create }) {
     "div",
     { class: "mg-sides" },
     ...EXPLORERS.map((explorer) => {
-      const hint = h("span", { class: "muted small block mg-side-hint", testid: `mg-side-hint-${explorer}` }, t(`magellan.side_hint.${explorer}.A`));
+      const hint = h("span", { class: "muted small block mg-side-hint", testid: `mg-side-hint-${explorer}` }, t(`magellan.side_hint.${explorer}.${form.sides[explorer]}`));
       return h(
         "div",
         { class: "mg-side-row", testid: `mg-side-row-${explorer}` },
         h("div", { class: "mg-side-name" }, h("strong", {}, explorerName(explorer)), hint),
         segmented({
           values: ["A", "B"],
-          value: "A",
+          value: form.sides[explorer],
           onPick: (side) => {
             form.sides[explorer] = side;
             hint.textContent = t(`magellan.side_hint.${explorer}.${side}`);
@@ -109,6 +113,18 @@ export function mountSetup(container, { meta, create }) {
       const missing = missingSlots(form.publication.data, form.sides).length;
       sheetInfo.dataset.missing = String(missing);
       sheetInfo.replaceChildren(
+        missing ? t("magellan.setup.sheet_missing", { count: missing }) : t("magellan.setup.sheet_complete"),
+        " ",
+        whyLink("MG-2", "why-sheet"),
+      );
+      return;
+    }
+    if (!id && form.lastSheet) {
+      const missing = missingSlots(form.lastSheet, form.sides).length;
+      sheetInfo.dataset.missing = String(missing);
+      sheetInfo.replaceChildren(
+        t("evening.last_sheet"),
+        " ",
         missing ? t("magellan.setup.sheet_missing", { count: missing }) : t("magellan.setup.sheet_complete"),
         " ",
         whyLink("MG-2", "why-sheet"),
@@ -248,6 +264,8 @@ export function mountSetup(container, { meta, create }) {
       if (data) options.board_sheet = data;
     } else if (publication) {
       options.board_sheet = publication.data; // the published numbers as typed in by players (MG-2)
+    } else if (form.lastSheet) {
+      options.board_sheet = form.lastSheet; // the group's last table's numbers (MG-2)
     }
     const ok = await create({ game: "magellan", players: names.map((name) => ({ name })), options });
     const id = ok ? /^#\/t\/([^/?]+)/.exec(location.hash)?.[1] : null;
@@ -308,4 +326,14 @@ export function mountSetup(container, { meta, create }) {
   renderSheetInfo();
   if (form.sheetId) loadSheet(form.sheetId);
   picker.load();
+  /** @type {import("../registry.js").SetupHandle} */
+  const handle = {
+    setPlayers(entries) {
+      const names = entries.slice(0, max).map((p) => p.name);
+      while (names.length < min) names.push("");
+      form.players.splice(0, form.players.length, ...names);
+      renderPlayers();
+    },
+  };
+  return handle;
 }

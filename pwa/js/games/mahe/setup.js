@@ -31,14 +31,15 @@ export function normalizeColours(players) {
  * @param {HTMLElement} container
  * @param {import("../registry.js").SetupContext} ctx
  */
-export function mountSetup(container, { meta, create }) {
+export function mountSetup(container, { meta, create, initial }) {
   const min = meta.min_players || 2;
   const max = meta.max_players || 7;
   /** @type {{players: {name: string, colours: import("./colours.js").Colour[]}[], chance: "physical" | "digital", variant: boolean}} */
   const form = {
     players: normalizeColours([{ name: "", colours: [] }, { name: "", colours: [] }]),
-    chance: "physical",
-    variant: false,
+    // A group's last Mahé table starts the form where it left off (issue 33).
+    chance: initial?.options?.chance === "digital" ? "digital" : "physical",
+    variant: !!initial?.options?.egg_dice_variant,
   };
 
   const turtleHint = h("p", { class: "muted small", testid: "turtle-hint" });
@@ -160,4 +161,15 @@ export function mountSetup(container, { meta, create }) {
   container.classList.add("setup");
   container.append(formEl);
   renderPlayers();
+  /** @type {import("../registry.js").SetupHandle} */
+  const handle = {
+    setPlayers(entries) {
+      const chosen = entries.slice(0, max).map((p) => ({ name: p.name, colours: /** @type {import("./colours.js").Colour[]} */ ((p.colours || []).filter((c) => PALETTE.includes(/** @type {import("./colours.js").Colour} */ (c)))) }));
+      while (chosen.length < min) chosen.push({ name: "", colours: [] });
+      form.players.splice(0, form.players.length, ...chosen);
+      normalizeColours(form.players);
+      renderPlayers();
+    },
+  };
+  return handle;
 }

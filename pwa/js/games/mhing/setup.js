@@ -12,11 +12,11 @@ const VARIANT_2_MAX = 4;
  * @param {HTMLElement} container
  * @param {import("../registry.js").SetupContext} ctx
  */
-export function mountSetup(container, { meta, create }) {
+export function mountSetup(container, { meta, create, initial }) {
   const min = Math.max(2, meta.min_players || 2);
   const max = Math.min(6, meta.max_players || 6);
   /** @type {{players: string[], settlement: 1 | 2}} */
-  const form = { players: Array.from({ length: Math.min(max, Math.max(min, 4)) }, () => ""), settlement: 1 };
+  const form = { players: Array.from({ length: Math.min(max, Math.max(min, 4)) }, () => ""), settlement: initial?.options?.settlement === 2 ? 2 : 1 };
 
   const players = playersList({
     players: form.players,
@@ -75,4 +75,14 @@ export function mountSetup(container, { meta, create }) {
   container.classList.add("setup", "mhing");
   container.append(formEl);
   render();
+  /** @type {import("../registry.js").SetupHandle} */
+  const handle = {
+    setPlayers(entries) {
+      const names = entries.slice(0, max).map((p) => p.name);
+      while (names.length < min) names.push("");
+      form.players.splice(0, form.players.length, ...names);
+      render();
+    },
+  };
+  return handle;
 }
