@@ -30,11 +30,12 @@ def off_the_loop(work: Callable[..., T], *args: Any) -> T:
 
 
 def pause() -> None:
-    """Let the loop serve others between two bounded pieces of one request's work (a gevent
-    switch under the worker, where `time.sleep` is patched; nothing otherwise)."""
-    import time
-
+    """Let the loop serve others between two bounded pieces of one request's work: under the
+    gevent worker, wait until the loop has polled its sockets and run every greenlet that was ready
+    (`gevent.idle`; `sleep(0)` may switch back before any socket is polled). Nothing otherwise."""
     from gevent import monkey
 
     if monkey.is_module_patched("time"):
-        time.sleep(0)
+        import gevent
+
+        gevent.idle()

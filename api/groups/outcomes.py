@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from itertools import groupby
 
 from api.errors import ApiProblem
 
@@ -27,13 +28,7 @@ _RUN = re.compile(r"([1-9][0-9]{0,5})([fap])")
 def encode(statuses: Sequence[str]) -> str:
     """The statuses as an event id (trailing `playing` tables left out: they are the default)."""
     letters = "".join(LETTER[s] for s in statuses).rstrip("p")
-    runs: list[str] = []
-    for letter in letters:
-        if runs and runs[-1][-1] == letter:
-            runs[-1] = f"{int(runs[-1][:-1]) + 1}{letter}"
-        else:
-            runs.append(f"1{letter}")
-    return "".join(runs) or "0"
+    return "".join(f"{len(list(run))}{letter}" for letter, run in groupby(letters)) or "0"
 
 
 def check(event_id: str) -> None:

@@ -516,6 +516,15 @@ class GroupStore:
             )
         return None if row is None else _membership(row)
 
+    def memberships_of(self, group_id: str, table_ids: Sequence[str]) -> dict[str, Membership]:
+        """These tables' memberships, in one read."""
+        if not table_ids:
+            return {}
+        where = and_(group_tables.c.group_id == group_id, group_tables.c.table_id.in_(list(table_ids)))
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(select(group_tables).where(where)).mappings().all()
+        return {r["table_id"]: _membership(r) for r in rows}
+
     def count(self, group_id: str) -> int:
         with read_connection(self.engine) as conn:
             return int(

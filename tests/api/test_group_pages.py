@@ -62,11 +62,19 @@ def test_history_pages_newest_first_with_filters(club: Any) -> None:
     assert [e["table_id"] for p in mine for e in p["entries"]] == [ids[i] for i in seated[::-1]]
     assert all(f"player={players[0]}" in p["next"] for p in mine[:-1])
     assert client.get(f"/api/groups/{gid}/history?game=mahe").get_json()["entries"] == []
-    # A player id with LIKE's wildcards matches nobody rather than everyone.
-    assert client.get(f"/api/groups/{gid}/history?player=%25").get_json()["entries"] == []
+    # A player id with LIKE's wildcard `_` matches nobody rather than everyone; `%` is no id at all.
     assert client.get(f"/api/groups/{gid}/history?player=_").get_json()["entries"] == []
-    for bad in ("limit=0", "limit=201", "before=0", "before=x"):
-        assert client.get(f"/api/groups/{gid}/history?{bad}").status_code == 422, bad
+    assert client.get(f"/api/groups/{gid}/history?player=________").get_json()["entries"] == []
+    for bad in (
+        "limit=0",
+        "limit=201",
+        "before=0",
+        "before=x",
+        "player=%25",
+        "player=%00",
+        "player=" + "a" * 17,
+    ):
+        assert client.get(f"/api/groups/{gid}/history?{bad}").status_code in (400, 422), bad
 
 
 def test_exports_page_oldest_first_and_add_up_to_the_group(club: Any) -> None:
