@@ -13,7 +13,8 @@ tables news, and `999999a` to the 4,096-character limit, ~585 million abandoned 
 loop on its JSON export, while another address reads `/api/health`: its p50 and p99 are the result
 (issue 31: under 100 ms p99; it was 30 s and a killed worker).
 
-Run: `python -m benchmarks.group_reads` (about 3 minutes; `--quick` for 10/100/300).
+Run: `python -m benchmarks.group_reads` (about 5 minutes; `--quick` for 10/100/300 and a 100-table
+group under gunicorn; `--gunicorn-only` for part 2 alone).
 """
 
 from __future__ import annotations
@@ -209,8 +210,9 @@ def under_gunicorn(tables: int, seconds: float) -> list[str]:
 def main() -> None:
     quick = "--quick" in sys.argv
     sizes = [10, 100, 300] if quick else [10, 100, 1000]
-    for line in in_process(sizes, 5 if quick else 9):
-        print(line, flush=True)
+    if "--gunicorn-only" not in sys.argv:
+        for line in in_process(sizes, 5 if quick else 9):
+            print(line, flush=True)
     for line in under_gunicorn(100 if quick else 300, 10 if quick else 20):
         print(line, flush=True)
 

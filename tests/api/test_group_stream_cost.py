@@ -3,7 +3,7 @@
 Properties (hypothesis, over ids drawn from the documented pattern `outcomes.ID_PATTERN`):
 * decoding an id for a group of n tables materialises at most n statuses, and clipping it there
   changes nothing a stream says (tables past the group's end never matter);
-* a resume reads the statuses once, then three reads per chunk of 25 changes (the group, the chunk's
+* a resume reads the statuses once, then three reads per chunk of 10 changes (the group, the chunk's
   memberships, their tables' shown columns) and never a table's log: its work is O(changes since),
   whatever the id names.
 """
