@@ -1,5 +1,8 @@
 """A group's history, statistics and head-to-head, worked out from its tables' recorded logs.
 
+The recount here is the oracle of the kept figures (api.groups.figures, which the HTTP reads serve):
+tests/api/test_group_figures.py checks that both say the same after any sequence of changes.
+
 Each finished table's facts come from replaying its export record (api.groups.facts), so a club can
 re-derive every figure from the exports; abandoned and unfinished tables are listed but never
 counted. Facts are kept per (table, version): a finished game's log only changes by an undo, which

@@ -1,7 +1,9 @@
 """Groups over HTTP: players kept between games, the tables they played, history and statistics.
 
 A group is read with its id alone (the read link) and changed with its edit token (the join link),
-as a table is. History and statistics are computed from the tables' recorded logs.
+as a table is. Statistics and head-to-head are kept as tables finish (api.groups.figures, each
+figure re-derivable from the tables' records); history and exports come a page at a time, so no read
+costs more for a bigger group (issue 31).
 """
 
 from __future__ import annotations
