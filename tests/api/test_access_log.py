@@ -41,6 +41,6 @@ def test_the_cheap_fields_are_gunicorns_own_values_escaped() -> None:
 
 
 def test_a_format_naming_other_fields_gets_them_all() -> None:
-    atoms = _logger("%(h)s %({user-agent}i)s %(r)s").atoms(RESPONSE, REQUEST, ENVIRON, TOOK)
+    atoms = _logger('%(h)s %({user-agent}i)s %(r)s').atoms(RESPONSE, REQUEST, ENVIRON, TOOK)
     assert atoms["{user-agent}i"] == "phone"
     assert atoms["r"] == "GET /api/tables/abc%0aFORGED?lang=de HTTP/1.1"
