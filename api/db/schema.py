@@ -9,6 +9,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -146,6 +147,28 @@ group_tables = Table(
     # Given up unfinished: kept in the history, left out of the statistics.
     Column("abandoned", Boolean, nullable=False, default=False, server_default=false()),
     Column("added_at", DateTime(timezone=True), nullable=False),
+    # Kept for the group's figures (issue 31, migration 0012): the table's game and place in the group
+    # (1, 2, …: what the stream and history page by), whether it is finished, and the finished game's
+    # facts (api.groups.facts) with the table version they were worked out at; `counted` when those
+    # facts are in the group's figures (finished and not abandoned).
+    Column("game", String(32), nullable=True),
+    Column("position", Integer, nullable=True),
+    Column("finished", Boolean, nullable=False, default=False, server_default=false()),
+    Column("facts", JSON, nullable=True),
+    Column("facts_version", Integer, nullable=True),
+    Column("counted", Boolean, nullable=False, default=False, server_default=false()),
+    Index("ix_group_tables_position", "group_id", "position", unique=True),
+    Index("ix_group_tables_game", "group_id", "game", "position"),
+    Index("ix_group_tables_table", "table_id"),
+)
+
+# A group's figures, kept as its tables change: subtractable sums and counters (api.groups.figures).
+group_figures = Table(
+    "group_figures",
+    metadata,
+    Column("group_id", String(32), ForeignKey("player_groups.id", ondelete="CASCADE"), primary_key=True),
+    Column("figures", JSON, nullable=False),
+    Column("version", Integer, nullable=False),
 )
 
 # The next game of a table (issue 33): the phones that sat at `table_id` follow it to `next_id`. The

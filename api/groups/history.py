@@ -1,5 +1,8 @@
 """A group's history, statistics and head-to-head, worked out from its tables' recorded logs.
 
+The recount here is the oracle of the kept figures (api.groups.figures, which the HTTP reads serve):
+tests/api/test_group_figures.py checks that both say the same after any sequence of changes.
+
 Each finished table's facts come from replaying its export record (api.groups.facts), so a club can
 re-derive every figure from the exports; abandoned and unfinished tables are listed but never
 counted. Facts are kept per (table, version): a finished game's log only changes by an undo, which
@@ -14,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from api.groups.facts import GameFacts, facts_of
-from api.groups.store import GroupRow, Membership, utc
+from api.groups.figures import facts_from, premium_list
+from api.groups.store import GroupRow, Membership, TableFacts, utc
 from api.tables.record import build_record
 from api.tables.store import TableRow, TableStore
 
@@ -27,7 +31,7 @@ class Played:
     """One table of the group as history shows it; `facts` only for a finished, kept game."""
 
     membership: Membership
-    table: TableRow
+    table: TableRow | TableFacts
     last_entry_at: Any
     facts: GameFacts | None
 
@@ -61,6 +65,14 @@ class FactsCache:
         while len(self.known) > self.size:
             self.known.popitem(last=False)
         return Played(membership, table, last, None if membership.abandoned else facts)
+
+
+def kept(membership: Membership, table: TableFacts) -> Played:
+    """A table as the group keeps it: no log read, no replay (its last entry is the row's
+    `updated_at`; its facts those kept at its version, api.groups.store)."""
+    current = table.finished and membership.facts is not None and membership.facts_version == table.version
+    facts = facts_from(membership.facts) if current and not membership.abandoned else None  # type: ignore[arg-type]
+    return Played(membership, table, table.updated_at, facts)
 
 
 def _names(group: GroupRow) -> dict[str, str]:
@@ -144,7 +156,7 @@ def _per_game(game: str, rows: Sequence[tuple[GameFacts, int]]) -> JSON:
         figures["hands_won"] = sum(e["hands_won"] for e in extra)
         figures["hand_points"] = sum(e["hand_points"] for e in extra)
         figures["biggest_hand"] = max((e["biggest_hand"] for e in extra), default=0)
-        figures["premiums"] = [{"code": code, "count": n} for code, n in premiums.most_common()]
+        figures["premiums"] = premium_list(premiums)
     return figures
 
 

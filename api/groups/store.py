@@ -15,17 +15,26 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cryptography.hazmat.primitives import serialization
-from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy import Connection, Engine, Text, and_, cast, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from api.db.engine import read_connection, write_transaction
-from api.db.schema import game_tables, group_tables, player_groups
+from api.db.schema import game_tables, group_figures, group_tables, player_groups
 from api.errors import ApiProblem
+from api.groups import figures as kept
+from api.groups.facts import facts_of
+from api.groups.offloop import off_the_loop
 from api.tables.changes import CHANNEL
+from api.tables.record import build_record
 from api.tables.store import TableStore
 from api.tables.tokens import hash_token, is_our_id, new_table_id, new_write_token, token_matches
 
 MAX_PLAYERS = 60
+# Tables one group holds (docs/architecture.md, limits). Reads of a group cost the same whatever its
+# size (kept figures, keyset pages); the cap bounds what is left: a stream's statuses (one small
+# row per table) and a rebuild of the figures of a group from before they were kept.
+MAX_TABLES = 5000
+_SYNC_TRIES = 8
 
 
 def group_key(group_id: str) -> str:
@@ -46,12 +55,36 @@ class GroupRow:
 
 @dataclass(frozen=True)
 class Membership:
-    """One table of the group: the group player in each seat, and whether it was given up."""
+    """One table of the group: the group player in each seat, and whether it was given up; what
+    the group keeps of it (issue 31): its game, place, finished flag and finished game's facts."""
 
     table_id: str
     seats: list[str]
     abandoned: bool
     added_at: datetime
+    game: str | None = None
+    position: int = 0
+    finished: bool = False
+    facts: dict[str, Any] | None = None
+    facts_version: int | None = None
+    counted: bool = False
+
+    @property
+    def status(self) -> str:
+        return "abandoned" if self.abandoned else "finished" if self.finished else "playing"
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """The table columns a group's history shows (its state left unread)."""
+
+    id: str
+    game: str
+    players: list[dict[str, Any]]
+    finished: bool
+    version: int
+    created_at: datetime
+    updated_at: datetime
 
 
 def utc(moment: datetime) -> datetime:
@@ -114,6 +147,8 @@ class GroupStore:
         # Called after a committed change of a group's tables (added, abandoned) with the group's
         # feed key and a stamp: the live streams of this process listen to it (api.tables.changes).
         self.on_commit: Callable[[str, int], object] = lambda _key, _stamp: None
+        # A table that finishes or is reopened updates the figures of the groups it is in.
+        tables.on_result_change = self.table_changed
 
     def _announce(self, conn: Connection, group_id: str) -> tuple[str, int]:
         """Tell the group's streams on every server: on PostgreSQL a notice on the tables' channel,
@@ -154,6 +189,7 @@ class GroupStore:
         try:
             with write_transaction(self.engine) as conn:
                 conn.execute(insert(player_groups).values(**values, edit_token_hash=hash_token(token)))
+                conn.execute(insert(group_figures).values(group_id=group_id, figures=kept.empty(), version=1))
         except IntegrityError:  # the same key at the same moment (a retry racing the first try)
             prior = self._created(group_id, name, players) if idempotency_key else None
             if prior is None:
@@ -270,6 +306,11 @@ class GroupStore:
         if len(set(seats)) != len(seats):
             raise ApiProblem(422, "duplicate-player", "One group player cannot sit in two seats.")
         with write_transaction(self.engine) as conn:
+            # The group's row locked (PostgreSQL; SQLite writes one at a time): the count and the
+            # next place are read by one adder at a time.
+            conn.execute(
+                select(player_groups.c.id).where(player_groups.c.id == group_id).with_for_update()
+            ).first()
             known = (
                 conn.execute(
                     select(group_tables).where(
@@ -285,51 +326,285 @@ class GroupStore:
                         409, "table-already-in-group", "This table is in the group with other seats."
                     )
                 return _membership(known)
+            count, last = conn.execute(
+                select(func.count(), func.max(group_tables.c.position)).where(
+                    group_tables.c.group_id == group_id
+                )
+            ).one()
+            if count >= MAX_TABLES:
+                raise ApiProblem(
+                    422,
+                    "group-full",
+                    f"A group holds at most {MAX_TABLES} tables; start a new group for more games.",
+                )
             values = {
                 "group_id": group_id,
                 "table_id": table_id,
                 "seats": list(seats),
                 "abandoned": False,
                 "added_at": datetime.now(UTC),
+                "game": table.game,
+                "position": (last or 0) + 1,
+                "finished": False,  # the sync below sets it with the facts, in one transaction
+                "counted": False,
             }
             conn.execute(insert(group_tables).values(**values))
             announced = self._announce(conn, group_id)
         self.on_commit(*announced)
+        if table.finished:
+            self.sync(group_id, table_id)
         return _membership(values)
 
     def set_abandoned(self, group_id: str, token: str | None, table_id: str, abandoned: bool) -> Membership:
+        """Give a table up (or take that back): out of (into) the figures in the same transaction."""
         self.check_token(group_id, token)
-        where = and_(group_tables.c.group_id == group_id, group_tables.c.table_id == table_id)
+        self._sync(group_id, table_id, abandoned=abandoned)
+        membership = self.membership(group_id, table_id)
+        assert membership is not None
+        return membership
+
+    # -- the kept figures ----------------------------------------------------------------------
+
+    def groups_of(self, table_id: str) -> list[str]:
+        with read_connection(self.engine) as conn:
+            return list(
+                conn.execute(
+                    select(group_tables.c.group_id).where(group_tables.c.table_id == table_id)
+                ).scalars()
+            )
+
+    def table_changed(self, table_id: str) -> None:
+        """The table store's hook: a table finished, or was reopened by an undo. Only tables that
+        are in a group pay (one indexed read otherwise)."""
+        for group_id in self.groups_of(table_id):
+            self.sync(group_id, table_id)
+
+    def sync(self, group_id: str, table_id: str) -> None:
+        """Bring one membership and the group's figures in line with the table as it is now."""
+        self._sync(group_id, table_id, abandoned=None)
+
+    def _facts_now(self, table_id: str) -> tuple[int, dict[str, Any]]:
+        """The finished table's facts and the version they are of: the log read here, the replay
+        beside the loop (O(that table))."""
+        table, entries = self.tables.log(table_id)
+
+        def work() -> dict[str, Any]:
+            return kept.facts_json(facts_of(build_record(table, entries, self.tables.key)))
+
+        return table.version, off_the_loop(work)
+
+    def _sync(self, group_id: str, table_id: str, *, abandoned: bool | None) -> None:
+        """Subtract the membership's counted facts and add what counts now, in one transaction
+        that holds the group's figures row (FOR UPDATE on PostgreSQL; SQLite writes one at a time),
+        so two servers syncing at once each see the other's result. A finished table's facts are
+        worked out before, outside the transaction; if the table moved on meanwhile, again."""
+        fresh: tuple[int, dict[str, Any]] | None = None
+        for _ in range(_SYNC_TRIES):
+            with write_transaction(self.engine) as conn:
+                where = and_(group_tables.c.group_id == group_id, group_tables.c.table_id == table_id)
+                row = conn.execute(
+                    select(group_figures.c.figures, group_figures.c.version)
+                    .where(group_figures.c.group_id == group_id)
+                    .with_for_update()
+                ).first()
+                member = conn.execute(select(group_tables).where(where)).mappings().first()
+                if member is None:
+                    raise ApiProblem(404, "table-not-in-group", "This table is not one of the group's.")
+                finished, version = conn.execute(
+                    select(game_tables.c.finished, game_tables.c.version).where(game_tables.c.id == table_id)
+                ).one()
+                facts, facts_version = member["facts"], member["facts_version"]
+                if finished and facts_version != version and fresh is not None and fresh[0] == version:
+                    facts_version, facts = fresh
+                stale = bool(finished) and facts_version != version
+                if not stale:
+                    now_abandoned = bool(member["abandoned"]) if abandoned is None else abandoned
+                    counted = bool(finished) and not now_abandoned and row is not None
+                    if row is not None:
+                        figures = row[0]
+                        if member["counted"] and member["facts"] is not None:
+                            kept.apply(figures, kept.facts_from(member["facts"]), member["seats"], -1)
+                        if counted:
+                            kept.apply(figures, kept.facts_from(facts), member["seats"], 1)
+                        conn.execute(
+                            update(group_figures)
+                            .where(group_figures.c.group_id == group_id)
+                            .values(figures=figures, version=row[1] + 1)
+                        )
+                    conn.execute(
+                        update(group_tables)
+                        .where(where)
+                        .values(
+                            abandoned=now_abandoned,
+                            finished=bool(finished),
+                            facts=facts,
+                            facts_version=facts_version,
+                            counted=counted,  # without a figures row yet, its rebuild counts it
+                        )
+                    )
+                    announced = self._announce(conn, group_id)
+            if not stale:
+                self.on_commit(*announced)
+                return
+            fresh = self._facts_now(table_id)
+        raise ApiProblem(
+            503, "group-busy", "The group's table kept changing; try again.", headers={"Retry-After": "1"}
+        )
+
+    def figures(self, group_id: str) -> dict[str, Any]:
+        """The group's kept figures (one read); a group from before they were kept has them built
+        once, here."""
+        with read_connection(self.engine) as conn:
+            row = conn.execute(
+                select(group_figures.c.figures).where(group_figures.c.group_id == group_id)
+            ).first()
+        if row is not None:
+            return dict(row[0])
+        self.rebuild(group_id)
+        return self.figures(group_id)
+
+    def rebuild(self, group_id: str) -> None:
+        """Figures for a group that has none (made before migration 0012): every membership synced
+        into a fresh row. O(tables) once per group; the cap on tables bounds it."""
         with write_transaction(self.engine) as conn:
-            if conn.execute(update(group_tables).where(where).values(abandoned=abandoned)).rowcount != 1:
-                raise ApiProblem(404, "table-not-in-group", "This table is not one of the group's.")
-            row = conn.execute(select(group_tables).where(where)).mappings().one()
-            announced = self._announce(conn, group_id)
-        self.on_commit(*announced)
-        return _membership(row)
+            conn.execute(
+                select(player_groups.c.id).where(player_groups.c.id == group_id).with_for_update()
+            ).first()
+            if conn.execute(
+                select(group_figures.c.group_id).where(group_figures.c.group_id == group_id)
+            ).first():
+                return
+            conn.execute(
+                update(group_tables).where(group_tables.c.group_id == group_id).values(counted=False)
+            )
+            conn.execute(insert(group_figures).values(group_id=group_id, figures=kept.empty(), version=1))
+        for membership in self.memberships(group_id):
+            self.sync(group_id, membership.table_id)
+
+    def recount(self, group_id: str) -> dict[str, Any]:
+        """The figures summed afresh from the memberships' kept facts (what `figures` must equal)."""
+        figures = kept.empty()
+        for membership in self.memberships(group_id):
+            if membership.counted and membership.facts is not None:
+                kept.apply(figures, kept.facts_from(membership.facts), membership.seats, 1)
+        return figures
 
     def memberships(self, group_id: str) -> list[Membership]:
+        """Every membership, by place (O(tables): for the recount and rebuild, not for reads)."""
         with read_connection(self.engine) as conn:
             rows = (
                 conn.execute(
                     select(group_tables)
                     .where(group_tables.c.group_id == group_id)
-                    .order_by(group_tables.c.added_at, group_tables.c.table_id)
+                    .order_by(group_tables.c.position)
                 )
                 .mappings()
                 .all()
             )
         return [_membership(r) for r in rows]
 
-    def outcomes(self, group_id: str) -> list[tuple[str, str]]:
-        """Each table of the group, oldest first, with its status: `finished`, `abandoned` or
-        `playing` (one read; what a group's live stream compares)."""
+    def membership(self, group_id: str, table_id: str) -> Membership | None:
+        with read_connection(self.engine) as conn:
+            row = (
+                conn.execute(
+                    select(group_tables).where(
+                        and_(group_tables.c.group_id == group_id, group_tables.c.table_id == table_id)
+                    )
+                )
+                .mappings()
+                .first()
+            )
+        return None if row is None else _membership(row)
+
+    def memberships_of(self, group_id: str, table_ids: Sequence[str]) -> dict[str, Membership]:
+        """These tables' memberships, in one read."""
+        if not table_ids:
+            return {}
+        where = and_(group_tables.c.group_id == group_id, group_tables.c.table_id.in_(list(table_ids)))
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(select(group_tables).where(where)).mappings().all()
+        return {r["table_id"]: _membership(r) for r in rows}
+
+    def count(self, group_id: str) -> int:
+        with read_connection(self.engine) as conn:
+            return int(
+                conn.execute(select(func.count()).where(group_tables.c.group_id == group_id)).scalar_one()
+            )
+
+    def page(
+        self,
+        group_id: str,
+        *,
+        limit: int,
+        before: int | None = None,
+        after: int | None = None,
+        game: str | None = None,
+        player: str | None = None,
+    ) -> list[Membership]:
+        """Up to `limit` memberships by place: newest first below `before`, or oldest first above
+        `after` (a keyset page: one indexed range read, whatever the group's size)."""
+        where = [group_tables.c.group_id == group_id]
+        if game is not None:
+            where.append(group_tables.c.game == game)
+        if player is not None:
+            escaped = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where.append(cast(group_tables.c.seats, Text).like(f'%"{escaped}"%', escape="\\"))
+        if after is not None:
+            where.append(group_tables.c.position > after)
+            order = group_tables.c.position.asc()
+        else:
+            if before is not None:
+                where.append(group_tables.c.position < before)
+            order = group_tables.c.position.desc()
         with read_connection(self.engine) as conn:
             rows = conn.execute(
-                select(group_tables.c.table_id, group_tables.c.abandoned, game_tables.c.finished)
-                .join(game_tables, game_tables.c.id == group_tables.c.table_id)
+                select(group_tables).where(and_(*where)).order_by(order).limit(limit)
+            ).mappings()
+            return [_membership(r) for r in rows]
+
+    def table_facts(self, table_ids: Sequence[str]) -> dict[str, TableFacts]:
+        """The shown columns of these tables, in one read (their states left unread)."""
+        if not table_ids:
+            return {}
+        cols = game_tables.c
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(
+                select(
+                    cols.id,
+                    cols.game,
+                    cols.players,
+                    cols.finished,
+                    cols.version,
+                    cols.created_at,
+                    cols.updated_at,
+                ).where(cols.id.in_(list(table_ids)))
+            ).mappings()
+            return {
+                r["id"]: TableFacts(
+                    r["id"],
+                    r["game"],
+                    list(r["players"]),
+                    bool(r["finished"]),
+                    int(r["version"]),
+                    utc(r["created_at"]),
+                    utc(r["updated_at"]),
+                )
+                for r in rows
+            }
+
+    def latest_of_game(self, group_id: str, game: str) -> Membership | None:
+        """The group's latest table of a game (one indexed read: `last_seating` per game)."""
+        found = self.page(group_id, limit=1, game=game)
+        return found[0] if found else None
+
+    def outcomes(self, group_id: str) -> list[tuple[str, str]]:
+        """Each table of the group, by place, with its status: `finished`, `abandoned` or
+        `playing` (one read of the group's own small rows; what a group's live stream compares)."""
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(
+                select(group_tables.c.table_id, group_tables.c.abandoned, group_tables.c.finished)
                 .where(group_tables.c.group_id == group_id)
-                .order_by(group_tables.c.added_at, group_tables.c.table_id)
+                .order_by(group_tables.c.position)
             ).all()
         return [
             (table_id, "abandoned" if abandoned else "finished" if finished else "playing")
@@ -338,7 +613,18 @@ class GroupStore:
 
 
 def _membership(row: Mapping[str, Any]) -> Membership:
-    return Membership(row["table_id"], list(row["seats"]), bool(row["abandoned"]), utc(row["added_at"]))
+    return Membership(
+        row["table_id"],
+        list(row["seats"]),
+        bool(row["abandoned"]),
+        utc(row["added_at"]),
+        row.get("game"),
+        int(row.get("position") or 0),
+        bool(row.get("finished")),
+        row.get("facts"),
+        row.get("facts_version"),
+        bool(row.get("counted")),
+    )
 
 
 def _verify(row: Mapping[str, Any], token: str | None) -> None:

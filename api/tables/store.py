@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -157,6 +158,7 @@ def _entry_binds(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {f"e_{name}": entry[name] for name in _ENTRY_COLUMNS}
 
 
+_log = logging.getLogger(__name__)
 WRITTEN_ROWS_KEPT = 4096  # tables whose last written row each process keeps (a few KB each)
 _VERSION = select(game_tables.c.version).where(game_tables.c.id == bindparam("table_id"))
 # The table's head as a record names it: its version and the last entry's hash (POST /api/verify).
@@ -340,6 +342,9 @@ class TableStore:
         self._damaged: dict[tuple[str, int], ApiProblem] = {}
         # Called after each committed append (the live streams of this process listen to it).
         self.on_commit: Callable[[str, int], object] = lambda _table_id, _version: None
+        # Called after a committed append that finished the game or reopened a finished one (an
+        # undo): the groups the table is in keep their figures by it (api.groups.store).
+        self.on_result_change: Callable[[str], object] = lambda _table_id: None
 
     # -- creating and reading ------------------------------------------------------------------
 
@@ -739,6 +744,11 @@ class TableStore:
                         return Appended(prior, table, replayed=True)
             raise StaleVersion(table, expected_version) from None
         self.on_commit(table_id, seq)
+        if table.finished or step.finished:
+            try:
+                self.on_result_change(table_id)
+            except Exception:  # the append stands; the group's next sync of this table catches up
+                _log.exception("keeping the figures of the groups of table %s failed", table_id)
         self._remember(
             {
                 **row,
