@@ -399,7 +399,7 @@ class Library(MethodView):
 
         Bounded so that nobody can crowd a sheet out: among publications with as many
         confirmations, one publisher's first comes before anyone's second (then the oldest first);
-        a whole game lists at most 20 publications per edition and 50 editions (the most confirmed
+        a whole game lists at most 10 publications per edition and 20 editions (the most confirmed
         first; among equals a publisher's first edition before its second), one `edition` at most
         200 publications.
         """

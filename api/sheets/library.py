@@ -48,8 +48,8 @@ from api.sheets.store import SheetRow
 from api.tables.tokens import is_our_id, new_table_id
 
 MAX_LISTED = 200  # publications of one edition when the listing asks for that edition
-PER_EDITION = 20  # publications of each edition when the listing asks for a whole game
-MAX_EDITIONS = 50  # editions when the listing asks for a whole game
+PER_EDITION = 10  # publications of each edition when the listing asks for a whole game
+MAX_EDITIONS = 20  # editions when the listing asks for a whole game (at most 200 publications in all)
 
 
 @dataclass(frozen=True)

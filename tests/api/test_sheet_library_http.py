@@ -427,7 +427,14 @@ def test_200_spam_publications_do_not_crowd_out_a_genuine_sheet(sqlite_url: str)
     assert ids[0] in spam_ids and ours["publications"][0]["confirmations"] == 1
     assert ids[1:3] == [spam_ids[0], genuine_id] or ids[1] == genuine_id
     assert [p["confirmations"] for p in ours["publications"][1:]] == [0] * (len(ours["publications"]) - 1)
-    assert len(ours["publications"]) <= 20 and len(phone["editions"]) <= 50
+    from api.sheets.library import MAX_EDITIONS, PER_EDITION
+
+    assert len(ours["publications"]) == PER_EDITION and len(phone["editions"]) == MAX_EDITIONS
+    assert phone["editions"][0]["edition"] == edition  # its publisher's first edition, one confirmation
+    description = client.get("/api/openapi.json").get_json()["paths"]["/api/sheets/library"]["get"][
+        "description"
+    ]
+    assert f"{PER_EDITION} publications per edition and {MAX_EDITIONS} editions" in description
     # Asking for the edition: the same order, up to 200 of it.
     [asked] = library(client, edition)["editions"]
     assert [p["id"] for p in asked["publications"]][:3] == ids[:3]
