@@ -265,9 +265,10 @@ class SheetLibrary:
 
     def settle(self) -> int:
         """Decide the pending confirmations whose table is over now: `counted` when it reached the
-        end of scoring with the published numbers, else `void`. Each table is settled once (a
-        finished table takes no more entries), so the work is bounded by the tables that finish;
-        never-finished tables cost one indexed look. The number settled."""
+        end of scoring with the published numbers, else `void`. Each confirmation is settled once,
+        when its table is first seen finished, so the work is bounded by the tables that finish;
+        never-finished tables cost one indexed look. A table reopened later by an undo keeps what
+        it earned: it did reach the scoring with these numbers. The number settled."""
         with read_connection(self.engine) as conn:
             rows = conn.execute(_SETTLE).mappings().all()
         if not rows:
