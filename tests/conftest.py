@@ -80,6 +80,7 @@ TEST_LIMITS = {
     "KIBITZ_TOKEN_FAILURE_LIMIT": "10000 per minute",
     "KIBITZ_TOKEN_GUESS_LIMIT": "10000 per minute",
     "KIBITZ_VERIFY_LIMIT": "10000 per minute",
+    "KIBITZ_PUBLISH_LIMIT": "10000 per minute",
 }
 
 

@@ -109,6 +109,9 @@ sheet_publications = Table(
     Column("filled", Integer, nullable=False),
     Column("sheet_id", String(32), nullable=True),
     Column("published_at", DateTime(timezone=True), nullable=False),
+    # Who published it: a keyed hash of the client's address (api.http.sheets.client_tag), so one
+    # client's publications take turns with everyone else's in a listing (issue 31).
+    Column("publisher", String(64), nullable=True),
     UniqueConstraint("game", "edition_key", "fingerprint", name="uq_sheet_publications_values"),
 )
 
@@ -123,6 +126,12 @@ sheet_confirmations = Table(
     ),
     Column("table_id", String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("confirmed_at", DateTime(timezone=True), nullable=False),
+    # Who confirmed (a keyed hash of the address): one client counts once per edition.
+    Column("client", String(64), nullable=True),
+    # pending: recorded, its table not scored yet; counted: the table reached the end of scoring
+    # with the published numbers (MG-2, MG-10); void: it finished with other numbers.
+    Column("status", String(8), nullable=False, server_default="pending", index=True),
+    Column("counted_at", DateTime(timezone=True), nullable=True),
 )
 
 # A group (family, club): its players, and the tables it played with which player in which seat.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -140,6 +141,17 @@ def player_entries(
     return players
 
 
+def creation_digest(name: str, players: Sequence[Mapping[str, Any]]) -> str:
+    """The canonical creation body of a group (its name and each player's name, colour and emoji,
+    in order), hashed: what a creation key's edit token is bound to."""
+    body = {
+        "name": name,
+        "players": [{"name": p["name"], "colour": p.get("colour"), "emoji": p.get("emoji")} for p in players],
+    }
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 class GroupStore:
     def __init__(self, engine: Engine, tables: TableStore) -> None:
         self.engine = engine
@@ -166,12 +178,17 @@ class GroupStore:
         self, name: str, players: Sequence[Mapping[str, Any]], idempotency_key: str | None = None
     ) -> tuple[GroupRow, str, bool]:
         """A new group and its edit token. With an `Idempotency-Key` (a phone that started the group
-        offline sends it when it is back) the id and the token are derived from the key and the
-        server's secret, so a retry whose answer was lost finds the group it made and answers it
-        again (`replayed`) — with no column of its own: nothing to migrate."""
+        offline sends it when it is back) the id is derived from the key, and the edit token from
+        the key *and* the creation's body, both with the server's secret: a retry whose answer was
+        lost finds the group it made and answers it again (`replayed`), and the same key with
+        another body finds the group but cannot make its token (422), whatever became of the group
+        since — with no column of its own: nothing to migrate."""
         now = datetime.now(UTC)
         if idempotency_key:
-            group_id, token = self._derived(idempotency_key)
+            group_id, token = self._derived(idempotency_key, creation_digest(name, players))
+            prior = self._created(group_id, idempotency_key, token, name, players)
+            if prior is not None:
+                return prior[0], prior[1], True
         else:
             group_id, token = new_table_id(), new_write_token()
         values = {
@@ -182,24 +199,24 @@ class GroupStore:
             "created_at": now,
             "updated_at": now,
         }
-        if idempotency_key:
-            prior = self._created(group_id, name, players)
-            if prior is not None:
-                return prior, token, True
         try:
             with write_transaction(self.engine) as conn:
                 conn.execute(insert(player_groups).values(**values, edit_token_hash=hash_token(token)))
                 conn.execute(insert(group_figures).values(group_id=group_id, figures=kept.empty(), version=1))
         except IntegrityError:  # the same key at the same moment (a retry racing the first try)
-            prior = self._created(group_id, name, players) if idempotency_key else None
+            prior = None
+            if idempotency_key:
+                prior = self._created(group_id, idempotency_key, token, name, players)
             if prior is None:
                 raise
-            return prior, token, True
+            return prior[0], prior[1], True
         return _row(values), token, False
 
-    def _derived(self, key: str) -> tuple[str, str]:
-        """The group id and edit token a creation with this key gets: keyed by a secret every
-        server of this installation shares (the records' signing key, api.tables.chain)."""
+    def _derived(self, key: str, digest: str | None) -> tuple[str, str]:
+        """The group id (from the key alone) and the edit token (from the key and the body's digest;
+        None: from the key alone, as groups made before issue 31 got it) a creation with this key
+        gets: keyed by a secret every server of this installation shares (the records' signing key,
+        api.tables.chain)."""
         private = self.tables.key.private.private_bytes(
             serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
         )
@@ -209,24 +226,37 @@ class GroupStore:
             digest = hmac.new(secret, f"{purpose}:{key}".encode(), hashlib.sha256).digest()
             return base64.urlsafe_b64encode(digest[:size]).decode("ascii")
 
-        return derive("id", 12), derive("edit-token", 24)
+        token_purpose = "edit-token" if digest is None else f"edit-token:{digest}"
+        return derive("id", 12), derive(token_purpose, 24)
 
-    def _created(self, group_id: str, name: str, players: Sequence[Mapping[str, Any]]) -> GroupRow | None:
-        """The group an earlier creation with this key made; refused when it was made from another
-        body (still as it was made: version 1)."""
-        try:
-            group = self.get(group_id)
-        except ApiProblem:
+    def _created(
+        self, group_id: str, key: str, token: str, name: str, players: Sequence[Mapping[str, Any]]
+    ) -> tuple[GroupRow, str] | None:
+        """The group an earlier creation with this key made, with its edit token, for the very body
+        that made it; None when there is none. The token is recomputed from this request's body and
+        handed out only when it *is* the group's (its stored hash matches): another body never gets
+        it, however the group changed since (422)."""
+        if not is_our_id(group_id):
             return None
-        asked = [(p["name"], p.get("colour"), p.get("emoji")) for p in players]
-        made = [(p["name"], p.get("colour"), p.get("emoji")) for p in group.players]
-        if group.version == 1 and (group.name, made) != (name, asked):
-            raise ApiProblem(
-                422,
-                "idempotency-key-reused",
-                "This Idempotency-Key was already used for a different request; use a new key.",
-            )
-        return group
+        with read_connection(self.engine) as conn:
+            row = conn.execute(select(player_groups).where(player_groups.c.id == group_id)).mappings().first()
+        if row is None:
+            return None
+        if token_matches(token, row["edit_token_hash"]):
+            return _row(row), token
+        # A group made before the token was bound to the body (from the key alone): answered only
+        # while it is still as it was made (version 1) and to the body that made it.
+        _, legacy = self._derived(key, None)
+        if token_matches(legacy, row["edit_token_hash"]) and row["version"] == 1:
+            asked = [(p["name"], p.get("colour"), p.get("emoji")) for p in players]
+            made = [(p["name"], p.get("colour"), p.get("emoji")) for p in row["players"]]
+            if (row["name"], made) == (name, asked):
+                return _row(row), legacy
+        raise ApiProblem(
+            422,
+            "idempotency-key-reused",
+            "This Idempotency-Key was already used for a different request; use a new key.",
+        )
 
     def get(self, group_id: str) -> GroupRow:
         if not is_our_id(group_id):

@@ -32,7 +32,7 @@ from api.groups.store import GroupRow, GroupStore, Membership, group_key
 from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
 from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
-from api.http.strict import Name, idempotency_key
+from api.http.strict import CREATION_KEY_RULES, MIN_CREATION_KEY, Name, creation_key
 from api.tables.changes import ChangeFeed
 from api.tables.record import build_record, spreadsheet_safe
 
@@ -46,9 +46,14 @@ CREATE_GROUP_IDEMPOTENCY_HEADER = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
-    "schema": {"type": "string", "pattern": "^[!-~]{1,128}$", "example": "5f0c2a4e-8d1b-4c3e"},
+    "schema": {
+        "type": "string",
+        "pattern": f"^[!-~]{{{MIN_CREATION_KEY},128}}$",
+        "example": "5f0c2a4e-8d1b-4c3e-9a7f-0123456789ab",
+    },
     "description": "Makes a retried creation harmless: the same key and body answer the same group "
-    "(1 to 128 visible ASCII characters; a UUID is ideal).",
+    "with the same edit token (`replayed`: true), even after the group changed; another body is "
+    f"refused (422 `idempotency-key-reused`) and never answers the token. {CREATION_KEY_RULES}",
 }
 
 
@@ -480,11 +485,14 @@ class Groups(MethodView):
         A family or a club: its players (name, colour, emoji or initials), kept between games. Keep
         the edit token (share it as the join link); the id alone reads the group (the read link).
         With an `Idempotency-Key` (a phone that started the group offline sends it when it is back)
-        a retry answers the group it made — the same id and edit token, `replayed`: true.
+        a retry answers the group it made — the same id and edit token, `replayed`: true — and only
+        for the very same body: another body is refused (422 `idempotency-key-reused`), even after
+        the group changed. The key is a secret like the edit token it answers again: at least 32
+        random characters (400 `idempotency-key-too-short` otherwise), sent only here.
         """
         guard_creation()
         group, token, replayed = groups().create_once(
-            body["name"], body["players"], idempotency_key(request.headers.get("Idempotency-Key"))
+            body["name"], body["players"], creation_key(request.headers.get("Idempotency-Key"))
         )
         return {
             "replayed": replayed,

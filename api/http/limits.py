@@ -35,6 +35,8 @@ DEFAULTS = {
     "KIBITZ_TOKEN_GUESS_LIMIT": "30 per minute;300 per hour",
     # POST /api/verify replays a whole game: a few a minute is plenty for anyone checking records.
     "KIBITZ_VERIFY_LIMIT": "20 per minute;200 per hour",
+    # New board-sheet publications per client (api.http.sheets): a few a day is plenty for a club.
+    "KIBITZ_PUBLISH_LIMIT": "5 per day",
 }
 
 

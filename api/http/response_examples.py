@@ -225,8 +225,9 @@ def mahe_table(version: int, can_undo: bool = True) -> dict[str, Any]:
 
 
 def library_examples() -> dict[str, Any]:
-    """A published sheet confirmed at three tables, and another print with one number apart (MG-2:
-    the numbers are an example of what players type in from their board, not real printed values)."""
+    """A published sheet confirmed by three clients' tables scored with it (four tables), and another
+    print with one number apart (MG-2: the numbers are an example of what players type in from their
+    board, not real printed values)."""
     data = example_sheet()
     kind = sheet_kind("magellan")
     publication = {
@@ -236,6 +237,7 @@ def library_examples() -> dict[str, Any]:
         "data": data,
         "filled": sum(v is not None for v in kind.entries(data).values()),
         "confirmations": 3,
+        "tables": 4,
         "published_at": CREATED,
         "last_confirmed_at": UPDATED,
     }
@@ -247,13 +249,14 @@ def library_examples() -> dict[str, Any]:
         "data": other_data,
         "filled": sum(v is not None for v in kind.entries(other_data).values()),
         "confirmations": 1,
+        "tables": 1,
         "last_confirmed_at": CREATED,
     }
     disagree = disagreements([kind.entries(data), kind.entries(other_data)])
     return {
         "publishSheet": {
             "created": True,
-            "publication": {**publication, "confirmations": 0, "last_confirmed_at": None},
+            "publication": {**publication, "confirmations": 0, "tables": 0, "last_confirmed_at": None},
         },
         "confirmPublishedSheet": {"counted": True, "publication": publication},
         "listSheetLibrary": {

@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import ipaddress
 from typing import Any
 
+from cryptography.hazmat.primitives import serialization
+from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from limits import parse_many
 from marshmallow import Schema, ValidationError, fields, validate
 
+from api.errors import ApiProblem
 from api.http.context import bearer_token, sheet_library, sheet_store, store
-from api.http.limits import guard_creation, guard_token
+from api.http.limits import (
+    LIMITS_KEY,
+    RateLimits,
+    client_address,
+    guard_creation,
+    guard_token,
+    limit_response,
+)
 from api.http.strict import NAME_CHARACTER, NAME_RULES, Name, check_text
 from api.sheets.kinds import SHEET_KINDS, sheet_kind
 from api.sheets.library import publication_view
@@ -147,6 +161,54 @@ class SheetResource(MethodView):
 
 # ---------- the library: sheets published for an edition, confirmed by tables (MG-2) ----------
 
+CONFIRMATION_RULE = (
+    "A confirmation counts only once its table reached the end of scoring (MG-10: the game over and "
+    "scored) with every published number on its board sheet, equal — until then it waits, and a "
+    "table that finished with other numbers never counts; each table once; and one client (a keyed "
+    "hash of its network address, an IPv6 client by its /64) once per edition, with its first "
+    "counted confirmation there. `confirmations` is the number of distinct such clients, `tables` "
+    "the number of such tables."
+)
+
+
+def client_tag() -> str:
+    """Who sent this request, for the library's counts and budgets: a keyed hash of the client's
+    address (an IPv6 client by its /64, which one household usually has whole), never the address
+    itself — keyed by a secret of this installation (the records' signing key), so a stored tag
+    cannot be turned back into an address by trying them all."""
+    address = client_address()
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        network = address
+    else:
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+            network = str(ipaddress.ip_network(f"{ip}/64", strict=False))
+        else:
+            network = str(ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else ip)
+    private = store().key.private.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    secret = hashlib.sha256(b"kibitz-client-tag:" + private).digest()
+    return hmac.new(secret, network.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def spend_publish_budget(tag: str) -> None:
+    """One new publication from this client; past KIBITZ_PUBLISH_LIMIT (default 5 a day) 429
+    `publish-budget-spent` with Retry-After. Publishing numbers already published costs nothing."""
+    limits: RateLimits = current_app.extensions[LIMITS_KEY]
+    items = parse_many(current_app.config["KIBITZ_PUBLISH_LIMIT"])
+    if not limits.hit_all(items, "publish", tag):
+        wait = limits.retry_after(items, "publish", tag)
+        raise ApiProblem(
+            429,
+            "publish-budget-spent",
+            f"Your address has published as many new board sheets as it may for now; try again in "
+            f"{wait} seconds.",
+            headers={"Retry-After": str(wait)},
+        )
+
+
 EDITION_RULES = (
     "The printed edition the numbers were typed from, as people name it (e.g. the publisher and "
     "year on the box). One edition however it is spelt: case and spaces do not matter."
@@ -203,7 +265,15 @@ class PublicationSchema(Schema):
     confirmations = fields.Integer(
         strict=True,
         required=True,
-        metadata={"description": "Distinct tables whose players confirmed these numbers on their board"},
+        metadata={
+            "description": "Distinct clients whose table played these numbers to scoring. "
+            + CONFIRMATION_RULE
+        },
+    )
+    tables = fields.Integer(
+        strict=True,
+        required=True,
+        metadata={"description": "Tables that played these numbers to the end of scoring and confirmed them"},
     )
     published_at = fields.DateTime(required=True)
     last_confirmed_at = fields.DateTime(required=True, allow_none=True)
@@ -219,7 +289,12 @@ class PublishedSchema(Schema):
 
 class ConfirmedSchema(Schema):
     counted = fields.Boolean(
-        required=True, metadata={"description": "False: this table had confirmed it before (it counts once)"}
+        required=True,
+        metadata={
+            "description": "True: the table counts (it reached the end of scoring with these numbers). "
+            "False: recorded, it counts once the table is scored with these numbers. Asking again "
+            "changes nothing: a table counts once."
+        },
     )
     publication = fields.Nested(PublicationSchema, required=True)
 
@@ -227,12 +302,17 @@ class ConfirmedSchema(Schema):
 class EditionSchema(Schema):
     edition = fields.String(required=True)
     confirmations = fields.Integer(
-        strict=True, required=True, metadata={"description": "Sum over the edition's publications"}
+        strict=True,
+        required=True,
+        metadata={"description": "Sum over the edition's publications (a client counts once per edition)"},
     )
     publications = fields.List(
         fields.Nested(PublicationSchema),
         required=True,
-        metadata={"description": "Each distinct set of numbers apart, the most confirmed first"},
+        metadata={
+            "description": "Each distinct set of numbers apart, the most confirmed first; among as many "
+            "confirmations one publisher's first before anyone's second, then the oldest"
+        },
     )
     disagreements = fields.List(
         fields.String(),
@@ -271,6 +351,13 @@ class PublishSheet(MethodView):
     @blp.alt_response(
         422, response="UNPROCESSABLE_ENTITY", description="`empty-sheet`: no number typed in yet"
     )
+    @blp.alt_response(
+        429,
+        **limit_response(
+            "`publish-budget-spent`: this address published its new sheets for now; "
+            "`too-many-requests`: too many creations"
+        ),
+    )
     def post(self, body: dict[str, Any], sheet_id: str) -> tuple[dict[str, Any], int]:
         """Publish a board sheet for its edition
 
@@ -279,12 +366,17 @@ class PublishSheet(MethodView):
         Numbers stay what players typed in (MG-2: Kibitz never invents them); a sheet may be partial
         (the numbers one game needed). The same numbers published again for the same edition are the
         same publication (200); different numbers become a publication of their own, never merged.
-        Counts as a creation for the rate limit.
+        Counts as a creation for the rate limit; a *new* publication also spends the client's
+        publication budget (by default 5 a day per address: 429 `publish-budget-spent` with
+        Retry-After), so nobody floods an edition's list.
         """
         with guard_token(sheet_id):
             sheet = sheet_store().with_token(sheet_id, bearer_token())
         guard_creation()
-        publication, created = sheet_library().publish(sheet, body["edition"])
+        tag = client_tag()
+        publication, created = sheet_library().publish(
+            sheet, body["edition"], publisher=tag, spend=lambda: spend_publish_budget(tag)
+        )
         answer = {"created": created, "publication": publication_view(publication)}
         return answer, 201 if created else 200
 
@@ -299,9 +391,17 @@ class Library(MethodView):
         """Published board sheets
 
         The published sheets of a game by edition (optionally one edition), the most confirmed
-        first; each publication with its numbers and how many distinct tables confirmed them on
-        their own board. Publications with different numbers stay apart, and `disagreements` names
-        the entries they differ on. At most 200 publications.
+        first; each publication with its numbers and how many confirmed them on their own board.
+        A confirmation counts only once its table reached the end of scoring (MG-10) with every
+        published number, equal; each table once, and one client (by its address) once per
+        edition: `confirmations` counts distinct clients, `tables` tables. Publications with
+        different numbers stay apart, and `disagreements` names the entries they differ on.
+
+        Bounded so that nobody can crowd a sheet out: among publications with as many
+        confirmations, one publisher's first comes before anyone's second (then the oldest first);
+        a whole game lists at most 10 publications per edition and 20 editions (the most confirmed
+        first; among equals a publisher's first edition before its second), one `edition` at most
+        200 publications.
         """
         sheet_kind(query["game"])
         editions = sheet_library().listing(query["game"], query.get("edition"))
@@ -331,12 +431,16 @@ class ConfirmPublication(MethodView):
 
         The players of a table that plays with these numbers found them equal to their own board.
         Needs the table's write token (`Authorization: Bearer …`); the table's board sheet must
-        have every published number, equal (`entries` in a 409 lists the others). Each table counts
-        once, however often it confirms.
+        have every published number, equal (`entries` in a 409 lists the others). A confirmation
+        made during the game is recorded and counts once the table reaches the end of scoring with
+        these numbers (`counted` says whether it counts yet); each table counts once, however
+        often it confirms, and one client once per edition.
         """
         table_id = body["table_id"]
         with guard_token(table_id):
             store().check_token(table_id, bearer_token())
         table = store().get(table_id)
-        publication, counted = sheet_library().confirm(publication_id, table_id, table.game, table.state)
+        publication, counted = sheet_library().confirm(
+            publication_id, table_id, table.game, table.state, client=client_tag()
+        )
         return {"counted": counted, "publication": publication_view(publication)}

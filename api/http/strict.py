@@ -225,6 +225,38 @@ def idempotency_key(raw: str | None) -> str | None:
     return raw
 
 
+# A creation's key answers the new table's or group's tokens again (a retry whose answer was lost
+# must get them), so whoever holds the key and the body holds the tokens: the key is a secret, and it
+# must be too long to guess. 32 characters is what 128 random bits take in hex; a random UUID (36
+# characters, 122 random bits, what the phone sends) qualifies. The server cannot see randomness,
+# only length: a key must come from a cryptographic random source.
+MIN_CREATION_KEY = 32
+CREATION_KEY_RULES = (
+    "A secret, like the tokens it answers again: the same key and body from anyone answer the same "
+    f"tokens. {MIN_CREATION_KEY} to {MAX_IDEMPOTENCY_KEY} visible ASCII characters from a cryptographic "
+    "random source (a random UUID, or 16+ random bytes in hex or base64url); a shorter key is refused "
+    "(400 `idempotency-key-too-short`) before anything is created, so it never de-duplicates without "
+    "being able to answer the tokens. Never log it or send it elsewhere."
+)
+
+
+def creation_key(raw: str | None) -> str | None:
+    """The Idempotency-Key of a creation (a table, a group): as `idempotency_key`, and at least
+    MIN_CREATION_KEY characters, because a replay answers the tokens. A short key is refused up
+    front rather than answered without tokens: a client replays only when it lost the first answer,
+    so a token-less replay would leave it a table it can never write to — the twin the key exists to
+    prevent, plus a surprise at the worst moment."""
+    key = idempotency_key(raw)
+    if key is not None and len(key) < MIN_CREATION_KEY:
+        raise ApiProblem(
+            400,
+            "idempotency-key-too-short",
+            f"A creation's Idempotency-Key answers the new tokens again, so it is a secret: use at least "
+            f"{MIN_CREATION_KEY} characters from a random source (a random UUID is fine).",
+        )
+    return key
+
+
 def etag_matches(if_none_match: str | None, etag: str) -> bool:
     """RFC 9110 If-None-Match: `*`, or a list of entity tags compared weakly (W/ prefixes ignored)."""
     if not if_none_match:

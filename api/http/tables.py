@@ -26,7 +26,7 @@ from api.http.schemas import (
     ReplaySchema,
     TableSchema,
 )
-from api.http.strict import etag_matches, idempotency_key
+from api.http.strict import CREATION_KEY_RULES, MIN_CREATION_KEY, creation_key, etag_matches, idempotency_key
 from api.http.view_cache import json_response, json_with_table, views
 from api.i18n import DEFAULT, localize_notes
 from api.tables.views import replay_view, table_view
@@ -46,7 +46,14 @@ IDEMPOTENCY_HEADER = {
 }
 CREATE_IDEMPOTENCY_HEADER = {
     **IDEMPOTENCY_HEADER,
-    "description": "Makes a retried creation harmless: the same key and body answer the same table.",
+    "schema": {
+        "type": "string",
+        "pattern": f"^[!-~]{{{MIN_CREATION_KEY},128}}$",
+        "example": "5f0c2a4e-8d1b-4c3e-9a7f-0123456789ab",
+    },
+    "description": "Makes a retried creation harmless: the same key and body answer the same table "
+    "with the same write and seat tokens (`replayed`: true); another body is refused (422 "
+    f"`idempotency-key-reused`) and never answers a token. {CREATION_KEY_RULES}",
 }
 IF_NONE_MATCH = {
     "in": "header",
@@ -85,6 +92,8 @@ class Tables(MethodView):
         the initial state with the legal first actions. With an `Idempotency-Key` a retry of the same
         request answers the table it made — the same id and tokens, `replayed`: true — instead of a
         second table; the same key with another body is refused (422 `idempotency-key-reused`).
+        The key is a secret like the tokens it answers again: at least 32 random characters (400
+        `idempotency-key-too-short` otherwise), sent only here.
         """
         guard_creation()
         table, token, seat_tokens, replayed = store().create_once(
@@ -92,7 +101,7 @@ class Tables(MethodView):
             body["players"],
             body["options"],
             body.get("seed"),
-            idempotency_key(request.headers.get("Idempotency-Key")),
+            creation_key(request.headers.get("Idempotency-Key")),
         )
         return {
             "replayed": replayed,

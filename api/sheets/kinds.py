@@ -20,6 +20,8 @@ class SheetKind:
     entries: Callable[[Mapping[str, Any]], dict[str, int | None]]
     #: The sheet a table of this game plays with now, from its stored state.
     of_table: Callable[[Mapping[str, Any]], dict[str, Any]]
+    #: Whether a table of this game reached the end of scoring (its sheet's numbers were played).
+    scored: Callable[[Mapping[str, Any]], bool]
 
 
 def _magellan_missing(data: Mapping[str, Any]) -> list[str]:
@@ -46,6 +48,13 @@ def _magellan_of_table(state: Mapping[str, Any]) -> dict[str, Any]:
     return magellan_sheet.sheet_json(serial.load(state).sheet)
 
 
+def _magellan_scored(state: Mapping[str, Any]) -> bool:
+    """MG-10/MG-12: the game is over and scored, every number its scoring needed was on the sheet."""
+    from api.rules.magellan import serial
+
+    return serial.load(state).stage == "finished"
+
+
 SHEET_KINDS: dict[str, SheetKind] = {
     "magellan": SheetKind(
         blank=magellan_sheet.blank_sheet,
@@ -53,6 +62,7 @@ SHEET_KINDS: dict[str, SheetKind] = {
         missing=_magellan_missing,
         entries=_magellan_entries,
         of_table=_magellan_of_table,
+        scored=_magellan_scored,
     ),
 }
 

@@ -1,10 +1,11 @@
 """A Magellan table that starts from a shared board sheet (MG-2) instead of a wall of empty boxes.
 
-Another group typed its board's numbers in, published them for its edition, and two tables
-confirmed them. Here four players pick that sheet in the setup ("confirmed at 2 tables"), play an
-outcomes game to the end, and never type a printed value: no board-sheet box receives a single
-keystroke, the sheet form never opens, the log has no `set_board_sheet`. At the end the table
-confirms the numbers against its board, and the library counts 3 tables.
+Another group typed its board's numbers in, published them for its edition, and two of its tables
+played them to the end of scoring and confirmed them — from one address, so they count as one
+client (issue 31: "confirmed at 1 table", `tables` 2). Here four players pick that sheet in the
+setup, play an outcomes game to the end, and never type a printed value: no board-sheet box
+receives a single keystroke, the sheet form never opens, the log has no `set_board_sheet`. At the
+end the table confirms the numbers against its board, and the library counts 3 tables.
 
 The numbers are TEST data (MG-2: Kibitz never invents printed values; players type them in).
 """
@@ -18,6 +19,8 @@ from typing import Any
 
 import requests
 from playwright.sync_api import expect
+
+from tests.api.magellan_finish import finish
 
 from .helpers import ApiTable, assert_no_horizontal_scroll, confirm, open_setup, stored_token, tap
 from .test_pwa_magellan import sheet_data
@@ -35,8 +38,18 @@ document.addEventListener("input", (e) => {
 """
 
 
+def completed(data: Any) -> Any:
+    """The sheet with its empty entries typed in (1, TEST data): what a table that played a partial
+    published sheet to the end had on its board sheet."""
+    if isinstance(data, dict):
+        return {k: completed(v) for k, v in data.items()}
+    return 1 if data is None else data
+
+
 def publish_and_confirm(base: str, edition: str, data: dict[str, Any], tables: int) -> str:
-    """Another group: its sheet typed in, published for `edition`, confirmed at `tables` tables."""
+    """Another group: its sheet typed in, published for `edition`, and `tables` tables that played
+    it to the end of scoring confirm it (issue 31: only scored tables count; all from this one
+    address, so they count as one client)."""
     created = requests.post(
         f"{base}/api/sheets", json={"game": "magellan", "name": "Club board", "data": data}, timeout=5
     ).json()
@@ -53,15 +66,27 @@ def publish_and_confirm(base: str, edition: str, data: dict[str, Any], tables: i
             base,
             "magellan",
             [{"name": n} for n in NAMES[:3]],
-            {"sides": SIDES, "depth": "outcomes", "chance": "physical", "board_sheet": data},
+            {"sides": SIDES, "depth": "outcomes", "chance": "physical", "board_sheet": completed(data)},
         )
+
+        def post(event: dict[str, Any], table: ApiTable = table) -> dict[str, Any]:
+            answer = table.session.post(
+                f"{base}/api/tables/{table.id}/events",
+                json={"expected_version": table.table["version"], "event": event},
+                timeout=5,
+            )
+            assert answer.status_code == 201, (event, answer.text)
+            table.table = answer.json()["table"]
+            return table.table
+
+        assert finish(table.table, post)["finished"]
         confirmed = requests.post(
             f"{base}/api/sheets/library/{publication_id}/confirm",
             json={"table_id": table.id},
             headers={"Authorization": f"Bearer {table.token}"},
             timeout=5,
         )
-        assert confirmed.status_code == 200, confirmed.text
+        assert confirmed.status_code == 200 and confirmed.json()["counted"], confirmed.text
     return publication_id
 
 
@@ -133,10 +158,10 @@ def test_outcomes_game_from_a_shared_sheet_types_no_printed_value(live_server: s
     # --- Setup: four players, Pizarro B and Vasco B, the shared sheet picked (MG-2). ---
     set_up_four_with_b_sides(page, live_server)
     picker = page.get_by_test_id("mg-library-select")
-    expect(picker.locator(f"option[value='{publication_id}']")).to_contain_text("confirmed at 2 tables")
+    expect(picker.locator(f"option[value='{publication_id}']")).to_contain_text("confirmed at 1 table")
     expect(picker.locator(f"option[value='{publication_id}']")).to_contain_text(edition)
     picker.select_option(publication_id)
-    expect(page.get_by_test_id("mg-library-info")).to_contain_text(f"“{edition}”, confirmed at 2 tables")
+    expect(page.get_by_test_id("mg-library-info")).to_contain_text(f"“{edition}”, confirmed at 1 table")
     expect(page.get_by_test_id("mg-sheet-select")).to_have_value("")
     # Complete for these sides: nothing left to type, not now and not later.
     expect(page.get_by_test_id("mg-sheet-info")).to_contain_text("Complete for these sides")
@@ -196,20 +221,24 @@ def test_outcomes_game_from_a_shared_sheet_types_no_printed_value(live_server: s
     library = page.get_by_test_id("mg-library-panel")
     expect(library).to_contain_text(edition)
     tap(page, "mg-library-confirm")
-    expect(page.locator("[data-testid=toast]").last).to_contain_text("confirmed at 3 tables")
+    expect(page.locator("[data-testid=toast]").last).to_contain_text("now confirmed at 1 table")
     expect(page.get_by_test_id("mg-library-confirm")).to_be_hidden()
     expect(page.get_by_test_id("mg-library-status")).to_contain_text("This table confirmed")
     listed = requests.get(
         f"{live_server}/api/sheets/library", params={"game": "magellan", "edition": edition}, timeout=5
     ).json()
     [entry] = listed["editions"]
-    assert [(p["id"], p["confirmations"]) for p in entry["publications"]] == [(publication_id, 3)]
+    # One client (this test's one address) counts once; its three scored tables are all there.
+    assert [(p["id"], p["confirmations"], p["tables"]) for p in entry["publications"]] == [
+        (publication_id, 1, 3)
+    ]
     assert_no_horizontal_scroll(page)
 
 
 def test_a_table_shares_its_numbers_for_its_edition(live_server: str, phone_page: Any) -> None:
     """The numbers a table typed in (TEST data) are shared from the table screen: stored as the
-    phone's own sheet, published for the edition, and confirmed by this very table (MG-2)."""
+    phone's own sheet, published for the edition, and confirmed by this very table (MG-2) — which
+    counts once the table is scored (issue 31), so the phone says so."""
     page = phone_page
     data = sheet_data(SIDES)
     table = ApiTable(
@@ -229,7 +258,7 @@ def test_a_table_shares_its_numbers_for_its_edition(live_server: str, phone_page
     page.get_by_test_id("mg-library-edition").fill(edition)
     tap(page, "mg-library-publish")
     expect(page.locator("[data-testid=toast]").last).to_contain_text(
-        f"Shared for “{edition}”, confirmed at 1 table"
+        f"Shared for “{edition}”; this table confirms it once its game is scored"
     )
     expect(page.get_by_test_id("mg-library-status")).to_contain_text("This table confirmed")
     listed = requests.get(
@@ -237,5 +266,5 @@ def test_a_table_shares_its_numbers_for_its_edition(live_server: str, phone_page
     ).json()
     [entry] = listed["editions"]
     [publication] = entry["publications"]
-    assert publication["data"] == data and publication["confirmations"] == 1
+    assert publication["data"] == data and (publication["confirmations"], publication["tables"]) == (0, 0)
     assert_no_horizontal_scroll(page)

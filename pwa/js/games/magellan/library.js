@@ -165,7 +165,8 @@ export function makeLibraryPanel(ctl) {
     run(async () => {
       const linked = sheets.tablePublication(ctl.id);
       const answer = await sheets.confirmPublication(linked.id, ctl.id, getToken(ctl.id));
-      toast(t("magellan.library.thanks", { confirmed: confirmedText(answer.publication.confirmations) }));
+      // A confirmation counts once the table's game is scored with these numbers (MG-10).
+      toast(answer.counted ? t("magellan.library.thanks", { confirmed: confirmedText(answer.publication.confirmations) }) : t("magellan.library.thanks_pending"));
     }),
   );
 
@@ -189,7 +190,11 @@ export function makeLibraryPanel(ctl) {
       // This table typed them in from its board: it is the first to confirm them.
       const answer = await sheets.confirmPublication(publication.id, ctl.id, getToken(ctl.id));
       share.open = false;
-      toast(t("magellan.library.published", { edition: publication.edition, confirmed: confirmedText(answer.publication.confirmations) }));
+      toast(
+        answer.counted
+          ? t("magellan.library.published", { edition: publication.edition, confirmed: confirmedText(answer.publication.confirmations) })
+          : t("magellan.library.published_pending", { edition: publication.edition }),
+      );
     }),
   );
 
