@@ -45,7 +45,9 @@ def dice(base: str, table_id: str) -> list[dict[str, Any]]:
     return [e for e in server_events(base, table_id) if e["type"] == "die"]
 
 
-def test_a_tap_just_after_the_other_phones_entry_redrew_the_screen_is_asked(live_server: str, new_phone: Any) -> None:
+def test_a_tap_just_after_another_phones_entry_redrew_the_screen_is_asked(
+    live_server: str, new_phone: Any
+) -> None:
     """B taps die 3 100 ms after A's die 3 redrew B's screen: a sheet names A's entry, nothing is
     stored from B until B answers; "the same thing" keeps one die on both phones."""
     table = mahe_at_ann_rolls(live_server)
@@ -77,7 +79,10 @@ def test_the_player_may_say_it_is_another_die(live_server: str, new_phone: Any) 
     sheet.get_by_test_id("confirm").tap()
     expect(sheet).to_have_count(0)
     events = agree(live_server, table.id, first, second)
-    assert [e for e in events if e["type"] == "die"] == [{"type": "die", "value": 3}, {"type": "die", "value": 3}]
+    assert [e for e in events if e["type"] == "die"] == [
+        {"type": "die", "value": 3},
+        {"type": "die", "value": 3},
+    ]
 
 
 def test_a_tap_after_the_moment_is_an_ordinary_tap(live_server: str, new_phone: Any) -> None:
