@@ -97,6 +97,8 @@ export async function mountTable(container, { params, query }) {
     },
     propose,
     commitNow,
+    /** What `event` would make, from the phone's referee (else the server); throws the refusal. */
+    check: (event) => session.preview(event),
     /** My seat number (from a player's own link), or null. */
     get seat() {
       return mySeat ? mySeat.seat : null;
