@@ -3,7 +3,7 @@
 // player's own link (s, sk) the phone knows "my seat" and keeps that seat's private view (e.g. the
 // Magellan hand) fresh with the table's version. Game-specific drawing lives in js/games/<game>/.
 import { h } from "../dom.js";
-import { t, list, lang } from "../i18n.js";
+import { t, list, locale } from "../i18n.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { replacePath } from "../router.js";
@@ -136,7 +136,7 @@ export async function mountTable(container, { params, query }) {
   const nameButton = h("button", { type: "button", class: "table-name", testid: "table-name", title: t("table.rename"), onclick: rename });
   const clock = h("span", { class: "table-clock", testid: "table-clock", title: t("table.played"), "aria-label": t("table.played") });
   function defaultName() {
-    const start = table.created_at ? new Intl.DateTimeFormat(lang(), { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(table.created_at)) : "";
+    const start = table.created_at ? new Intl.DateTimeFormat(locale(), { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(table.created_at)) : "";
     return [game.title, list((table.players || []).map((p) => p.name)), start].filter(Boolean).join(" · ");
   }
   function showName() {
