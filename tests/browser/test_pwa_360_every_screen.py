@@ -31,7 +31,8 @@ CHECK = """
   const found = [];
   const name = (el) => {
     const id = el.dataset?.testid ? `[${el.dataset.testid}]` : "";
-    const cls = typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\\s+/).join(".")}` : "";
+    const names = typeof el.className === "string" ? el.className.trim() : "";
+    const cls = names ? `.${names.split(/\\s+/).join(".")}` : "";
     const text = (el.innerText || el.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 50);
     return `${el.tagName.toLowerCase()}${id}${cls} "${text}"`;
   };
@@ -61,10 +62,11 @@ CHECK = """
     if (box.width <= 2 || box.height <= 2) continue; // read by screen readers only
     if (box.right <= 0 || box.bottom <= 0) continue; // parked off screen until focused (a skip link)
     if (!inScroller(el) && (box.right > width + 1 || box.left < -1)) {
-      found.push(`wider than the phone (${Math.round(box.left)}..${Math.round(box.right)} of ${width}): ${name(el)}`);
+      const span = `${Math.round(box.left)}..${Math.round(box.right)} of ${width}`;
+      found.push(`wider than the phone (${span}): ${name(el)}`);
     }
     const style = getComputedStyle(el);
-    if (style.display === "inline" || el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA") continue;
+    if (style.display === "inline" || ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName)) continue;
     if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
       if (el.dataset.scrolls === "x" && hinted(el)) continue;
       if (el.closest("[data-scrolls=x]") && el.closest("[data-scrolls=x]") !== el) continue;
@@ -75,7 +77,8 @@ CHECK = """
   const text = document.body.innerText;
   for (const word of ["NaN", "null", "undefined"]) {
     const at = text.search(new RegExp(`\\\\b${word}\\\\b`));
-    if (at >= 0) found.push(`"${word}" on screen: …${text.slice(Math.max(0, at - 40), at + 20).replace(/\\s+/g, " ")}…`);
+    const around = text.slice(Math.max(0, at - 40), at + 20).replace(/\\s+/g, " ");
+    if (at >= 0) found.push(`"${word}" on screen: …${around}…`);
   }
   return found;
 }
