@@ -13,9 +13,11 @@ The phone's locale is the language's own (en-GB for English: dates as 28 Nov, no
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+import requests
 from playwright.sync_api import expect
 
 from .helpers import tap
@@ -156,3 +158,40 @@ def test_every_screen_fits_at_360_px(
         page.goto(f"{live_server}/rules/{game}.{language}.html")
         check(f"{game} rules")
     assert not found, f"{len(found)} problems:\n" + "\n".join(found)
+
+
+def test_the_group_figures_read_right_on_an_en_gb_phone(
+    live_server: str,
+    new_phone: Any,
+    played_group: dict[str, Any],  # noqa: F811
+) -> None:
+    """Issue 33 item 5: dates the phone's way (28 Nov on an en-GB phone, not 11/28/26); Magellan's
+    points by source all there ("Ships" too, no NaN) and summing to the game's final scores; the
+    history lists each game's players by place, the winner first."""
+    page = new_phone(locale="en-GB")
+    page.goto(f"{live_server}{played_group['join_path']}")
+    expect(page.get_by_test_id("group-title")).to_have_text("Club")
+    tap(page, "group-tab-history")
+    entries = page.get_by_test_id("history-list").locator("> li[data-status=finished]")
+    expect(entries.first).to_be_visible()
+    for entry in entries.all():
+        first = entry.locator(".history-players > li").first
+        expect(first).to_have_attribute("data-place", "1")
+        expect(first).to_have_class("winner")
+        expect(first).to_contain_text("1. 🏆")
+    history = requests.get(f"{live_server}/api/groups/{played_group['id']}/history", timeout=5).json()
+    magellan = [e for e in history["entries"] if e["game"] == "magellan" and e["status"] == "finished"]
+    total = sum(p["score"] for e in magellan for p in e["players"])
+
+    tap(page, "group-tab-stats")
+    dates = page.get_by_test_id("chart-wins-over-time-table").locator("tbody th")
+    expect(dates.first).to_be_attached()
+    for text in dates.all_inner_texts():
+        assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2,3}", text), text
+    sources = page.get_by_test_id("chart-magellan-sources-table")
+    expect(sources.locator("tbody tr")).to_have_count(4)
+    expect(sources).to_contain_text("Ships")
+    cells = sources.locator("tbody td").all_text_contents()
+    assert "NaN" not in " ".join(cells)
+    assert sum(int(c.replace(",", "")) for c in cells) == total
+    expect(page.get_by_test_id("chart-magellan-sources-plot")).to_have_attribute("data-drawn", "true")
