@@ -186,7 +186,7 @@ def test_the_group_figures_read_right_on_an_en_gb_phone(
     tap(page, "group-tab-stats")
     dates = page.get_by_test_id("chart-wins-over-time-table").locator("tbody th")
     expect(dates.first).to_be_attached()
-    for text in dates.all_inner_texts():
+    for text in dates.all_text_contents():
         assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2,3}", text), text
     sources = page.get_by_test_id("chart-magellan-sources-table")
     expect(sources.locator("tbody tr")).to_have_count(4)
