@@ -301,7 +301,11 @@ class MaheFiguresSchema(GameFiguresSchema):
 
 
 class PointsBySourceSchema(Schema):
-    fields_ = fields.Integer(strict=True, required=True, data_key="fields", metadata={"description": "Ships"})
+    # `fields_` only because `fields` is the module; the figure is read from the key "fields"
+    # (without `attribute` the answer dropped it: issue 33, "Ships NaN").
+    fields_ = fields.Integer(
+        strict=True, required=True, data_key="fields", attribute="fields", metadata={"description": "Ships"}
+    )
     money = fields.Integer(strict=True, required=True)
     magellan = fields.Integer(strict=True, required=True)
     pizarro = fields.Integer(strict=True, required=True)

@@ -35,6 +35,14 @@ function setOnline(value) {
   connectivityListeners.forEach((fn) => fn(online));
 }
 
+/**
+ * The server answered outside a request (the live stream opened again or brought a table): the
+ * phone is online — the badge must not say "Offline" until the next entry (issue 33).
+ */
+export function reachedServer() {
+  setOnline(true);
+}
+
 export function isOnline() {
   return online;
 }

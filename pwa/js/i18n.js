@@ -57,6 +57,23 @@ export function lang() {
   return current;
 }
 
+/**
+ * The locale for dates and numbers (issue 33): the phone's own region when it speaks the app's
+ * language (an en-GB phone gets 28/11/2026 and 28 Nov, not the US 11/28/26), else the language.
+ */
+export function locale() {
+  const tags = typeof navigator === "undefined" ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+  const mine = tags.find((tag) => String(tag || "").toLowerCase().split("-")[0] === current);
+  if (mine) {
+    try {
+      return Intl.getCanonicalLocales(mine)[0];
+    } catch {
+      return current;
+    }
+  }
+  return current;
+}
+
 export async function setLanguage(lang) {
   if (!LANGUAGES.includes(lang)) return;
   store.setLang(lang);
@@ -71,7 +88,7 @@ export function onLanguageChange(fn) {
 
 /** A number as the language writes it (Intl): "1234.5" → "1234,5" in German; groups from 10 000. */
 export function number(value) {
-  return new Intl.NumberFormat(current, { maximumFractionDigits: 2, useGrouping: "min2" }).format(value);
+  return new Intl.NumberFormat(locale(), { maximumFractionDigits: 2, useGrouping: "min2" }).format(value);
 }
 
 /**
@@ -86,11 +103,40 @@ export function t(key, params = {}, fallback) {
     text = dict[`${key}.${form}`] ?? dict[`${key}.other`] ?? fallbackDict[`${key}.${form}`] ?? fallbackDict[`${key}.other`];
   }
   text = text ?? dict[key] ?? fallbackDict[key] ?? fallback ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => {
+  const filled = text.replace(/\{(\w+)\}/g, (m, name) => {
     const value = params[name];
     if (value === undefined) return m;
     return typeof value === "number" && Number.isFinite(value) ? number(value) : String(value);
   });
+  return current === "fr" ? elide(text, filled, params) : filled;
+}
+
+const VOWEL = /^[aeiouyàâäéèêëîïôöùûüœæ]/i;
+/**
+ * French elision before a name (issue 33: "Au tour de Anna" is "Au tour d’Anna"): "de" and "que"
+ * in front of a value that starts with a vowel become "d’" and "qu’". Only where the catalog put a
+ * value right after the word, so a sentence's own words are never touched.
+ */
+function elide(template, filled, params) {
+  if (!/\b(de|que) \{\w+\}/i.test(template)) return filled;
+  let out = "";
+  let rest = template;
+  // Rebuild piece by piece: the text before each placeholder, then its value.
+  for (const match of template.matchAll(/\{(\w+)\}/g)) {
+    const [whole, name] = match;
+    const at = rest.indexOf(whole);
+    let before = rest.slice(0, at);
+    rest = rest.slice(at + whole.length);
+    const value = params[name];
+    if (value === undefined) {
+      out += before + whole;
+      continue;
+    }
+    const shown = typeof value === "number" && Number.isFinite(value) ? number(value) : String(value);
+    if (typeof value === "string" && VOWEL.test(shown)) before = before.replace(/\b(d|qu)e $/i, "$1’");
+    out += before + shown;
+  }
+  return out + rest;
 }
 
 /**
@@ -145,5 +191,5 @@ export function list(items) {
 }
 
 export function percent(p) {
-  return new Intl.NumberFormat(current, { style: "percent", maximumFractionDigits: 0 }).format(p);
+  return new Intl.NumberFormat(locale(), { style: "percent", maximumFractionDigits: 0 }).format(p);
 }

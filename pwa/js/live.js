@@ -3,6 +3,7 @@
 // the browser resumes it by itself with Last-Event-ID after a short drop.
 import { lang, onLanguageChange } from "./i18n.js";
 import { startPolling } from "./poll.js";
+import { reachedServer } from "./api.js";
 
 // Errors in a row before the stream is given up for polling (proxies that buffer, no SSE support).
 const FAILURES_BEFORE_POLLING = 3;
@@ -24,8 +25,10 @@ export function followTable(tableId, { etag = null, interval = 1000, onTable, on
   function open() {
     // The language the player chose in the app (an EventSource cannot send Accept-Language itself).
     source = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream?lang=${encodeURIComponent(lang())}`);
+    source.addEventListener("open", () => reachedServer()); // back after a drop: say so at once
     source.addEventListener("table", (message) => {
       failures = 0;
+      reachedServer();
       /** @type {StreamMessage} */
       let data;
       try {

@@ -76,7 +76,7 @@ export function knownTables() {
 }
 
 /**
- * @param {Pick<import("kibitz-api").components["schemas"]["Table"], "id" | "game" | "players" | "finished"> & {updated_at?: string}} table
+ * @param {Pick<import("kibitz-api").components["schemas"]["Table"], "id" | "game" | "players" | "finished"> & {updated_at?: string, created_at?: string}} table
  *   a table view, or what the phone knows of a table it started offline
  * @param {string} title
  */
@@ -88,6 +88,7 @@ export function rememberTable(table, title) {
     players: (table.players || []).map((p) => p.name),
     finished: !!table.finished,
     updated_at: table.updated_at || null,
+    created_at: table.created_at || null,
     seen_at: new Date().toISOString(),
   };
   const rest = knownTables().filter((t) => t.id !== table.id);

@@ -1,7 +1,19 @@
-// Short messages just above the action bar (errors from the API, confirmations), one at a time: a
-// newer message replaces the one showing, so two never stack over the screen.
+// Short messages (errors from the API, confirmations), one at a time: a newer message replaces the
+// one showing, so two never stack. At a table they go into the table's own news line, in the flow of
+// the page under the table's bar (issue 33): there a message never lies over the score, the last
+// move or the winner. Elsewhere they float just above the bottom edge.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+
+/** The table's news line when a table is on screen, else the floating host. */
+function host() {
+  return document.getElementById("table-news") || document.getElementById("toasts");
+}
+
+/** Take every message off the screen now (e.g. the game just ended: the result is the news). */
+export function clearToasts() {
+  for (const id of ["table-news", "toasts"]) document.getElementById(id)?.replaceChildren();
+}
 
 /**
  * toast(text, {kind: "info"|"error", timeout, onClick}) — onClick makes the toast an action.
@@ -9,8 +21,8 @@ import { t } from "./i18n.js";
  * @param {{kind?: "info" | "error", timeout?: number, onClick?: () => unknown}} [options]
  */
 export function toast(message, { kind = "info", timeout = 4000, onClick } = {}) {
-  const host = document.getElementById("toasts");
-  if (!host || !message) return;
+  const into = host();
+  if (!into || !message) return;
   const el = h("div", { class: ["toast", `toast-${kind}`], testid: "toast", role: kind === "error" ? "alert" : "status" }, message);
   const close = () => {
     el.classList.add("toast-out");
@@ -20,7 +32,7 @@ export function toast(message, { kind = "info", timeout = 4000, onClick } = {}) 
     close();
     if (onClick) onClick();
   });
-  host.replaceChildren(el);
+  into.replaceChildren(el);
   setTimeout(close, timeout);
 }
 
@@ -35,8 +47,8 @@ export function toastError(err, fallbackText) {
  * entry's toast replaces the older one.
  */
 export function undoToast(message, onUndo, { timeout = 6000 } = {}) {
-  const host = document.getElementById("toasts");
-  if (!host || !message) return;
+  const into = host();
+  if (!into || !message) return;
   // Without onUndo (GEN-1: a die or card the server drew stands) the same toast, minus its button.
   const button = onUndo ? h("button", { type: "button", class: "toast-action", testid: "toast-undo" }, t("confirm.undo")) : null;
   const el = h("div", { class: ["toast", "toast-info", "toast-undo"], testid: "undo-toast", role: "status" }, h("span", { class: "toast-text" }, message), ...(button ? [button] : []));
@@ -48,6 +60,6 @@ export function undoToast(message, onUndo, { timeout = 6000 } = {}) {
     close();
     onUndo();
   });
-  host.replaceChildren(el);
+  into.replaceChildren(el);
   setTimeout(close, timeout);
 }

@@ -96,7 +96,7 @@ def test_a_bid_of_8_is_two_taps_on_the_pad(live_server: str, new_phone: Any) -> 
 
 
 def test_the_quick_price_comes_from_the_pad(live_server: str, new_phone: Any) -> None:
-    """"Who won, for how much": winner, 8 on the pad, Record — the bid carries 8 (MG-4)."""
+    """ "Who won, for how much": winner, 8 on the pad, Record — the bid carries 8 (MG-4)."""
     table = Table(
         live_server,
         options={"sides": SIDES, "depth": "outcomes", "chance": "physical", "board_sheet": sheet_data(SIDES)},
@@ -158,8 +158,9 @@ def test_every_end_hand_in_one_sheet(live_server: str, new_phone: Any) -> None:
     expect(sheet).to_have_count(0)
     expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "pizarro")
     assert page.evaluate("window.__sheets") == ["mg-hands-sheet"]  # one sheet for three hands
-    recorded = [e for e in events(table) if e["type"] == "final_hand"]
-    assert recorded == [{"type": "final_hand", "seat": s, "cards": sorted(c)} for s, c in hands.items()]
+    # One entry for all three (issue 33): all the hands or none.
+    recorded = [e for e in events(table) if e["type"].startswith("final_hand")]
+    assert recorded == [{"type": "final_hands", "hands": {str(s): sorted(c) for s, c in hands.items()}}]
     assert money_counted(table) == {s: sorted(c) for s, c in hands.items()}  # MG-10
 
 
@@ -194,3 +195,44 @@ def test_the_hands_sheet_can_be_reopened_and_a_hand_changed(live_server: str, ne
     expect(sheet).to_have_count(0)
     expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "pizarro")
     assert money_counted(table) == {0: [3, 8], 1: [4], 2: [7]}
+
+
+def test_a_refused_hand_records_no_hand(live_server: str, new_phone: Any) -> None:
+    """Issue 33 item 6: the third hand would make more than seven 3s (MG-1). The phone's referee
+    checks every hand before any is recorded: nothing is stored, the sheet says which hand to fix;
+    fixed, all three go in as one entry."""
+    table = Table(
+        live_server,
+        options={"sides": SIDES, "depth": "outcomes", "chance": "physical", "board_sheet": sheet_data(SIDES)},
+    )
+    fast_forward(table, EXPLORERS)
+    page = counted_phone(new_phone)
+    page.goto(table.link)
+    expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "final_hand")
+    before = events(table)
+    hands = {0: [3, 3, 3], 1: [3, 3, 3], 2: [3, 3]}
+    for seat, cards in hands.items():
+        expect(page.get_by_test_id(f"mg-hand-seat-{seat}")).to_have_attribute("aria-pressed", "true")
+        for value in cards:
+            tap(page, f"mg-money-{value}")
+        tap(page, "mg-hand-save")
+    sheet = page.get_by_test_id("mg-hands-sheet")
+    sheet.get_by_test_id("confirm").tap()
+    refused = sheet.get_by_test_id("mg-hands-refused")
+    expect(refused).to_be_visible()
+    expect(refused).to_contain_text("Nothing was recorded")
+    expect(refused).to_contain_text("3")
+    assert events(table) == before  # not one hand of the three
+    assert all(not p["final_hand_entered"] for p in table.refresh()["state"]["players"])
+    sheet.get_by_test_id("cancel").tap()
+    tap(page, "mg-hand-seat-2")
+    for _ in range(2):  # Ann's two 3s were a 7: off with them
+        tap(page, "mg-picked-0")
+    tap(page, "mg-money-7")
+    tap(page, "mg-hands-confirm")
+    expect(sheet.get_by_test_id("mg-hands-row-2")).to_have_attribute("data-cards", "7")
+    sheet.get_by_test_id("confirm").tap()
+    expect(sheet).to_have_count(0)
+    expect(page.get_by_test_id("mg-status")).to_have_attribute("data-step", "pizarro")
+    added = events(table)[len(before) :]
+    assert added == [{"type": "final_hands", "hands": {"0": [3, 3, 3], "1": [3, 3, 3], "2": [7]}}]

@@ -64,6 +64,15 @@ def final_hand(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     return set_player(state, seat, final_hand=tuple(sorted(cards)))
 
 
+def final_hands(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
+    """Outcomes depth, issue 33: every hand typed in, as one entry (MG-10). Each is checked as its
+    own final_hand would be, in seat order on the hands before it (MG-1's copies count them all);
+    the first refusal refuses the whole entry, so no hand is taken unless all are."""
+    for seat, cards in ev.hands(event, len(state.players)):
+        state = final_hand(state, {"type": "final_hand", "seat": seat, "cards": cards})
+    return state
+
+
 def _pizarro_seat(state: MagellanState, event: Mapping[str, Any]) -> tuple[int, Scoring]:
     """MG-11: the draw is open once the hands (MG-10) and crowns (MG-2) are in; only its owner acts."""
     sc = state.scoring

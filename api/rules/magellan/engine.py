@@ -59,6 +59,7 @@ FLOW: Mapping[str, Stage] = {
     "scoring": Stage(
         {
             "final_hand": endgame.final_hand,
+            "final_hands": endgame.final_hands,
             "pizarro_draw": endgame.pizarro_draw,
             "pizarro_stop": endgame.pizarro_stop,
         },

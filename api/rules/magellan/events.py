@@ -42,6 +42,16 @@ EVENT_FIELDS: dict[str, common.Fields] = {
     "final_hand": {
         "cards": common.integers("The money cards left in the hand (MG-10)", *_MONEY, required=True)
     },
+    # Every hand at once (issue 33): all are checked before any is taken, so a refused hand leaves
+    # the table as it was — never half the hands recorded.
+    "final_hands": {
+        "hands": common.Field(
+            "object",
+            "Every hand typed in at once: seat number → the money cards left in it, "
+            '`{"0": [1, 5], "2": []}` (MG-10)',
+            required=True,
+        )
+    },
     "pizarro_draw": {"value": common.integer("The card drawn; none in digital play (MG-11)", *_MONEY)},
     "pizarro_stop": {},  # MG-11
 }
@@ -102,6 +112,29 @@ def money_cards(
             f"{key}-required", say("List at least one of the {what} ({rule}).", what=what, rule=rule), rule
         )
     return tuple(int(v) for v in cards)
+
+
+def hands(event: Mapping[str, Any], players: int) -> list[tuple[int, Any]]:
+    """The `hands` of a final_hands event: (seat, cards) by seat; the cards are read by the hand's
+    own check (final_hand)."""
+    given = event.get("hands")
+    if not isinstance(given, Mapping) or not given:
+        raise MalformedEvent(
+            "invalid-hands",
+            "Give the hands as an object from seat number to the money cards left in that hand (MG-10).",
+            "MG-10",
+        )
+    out: list[tuple[int, Any]] = []
+    for key, cards in given.items():
+        seat = int(key) if isinstance(key, str) and key.isdigit() else None
+        if seat is None or seat >= players:
+            raise MalformedEvent(
+                "invalid-hands",
+                "Give the hands as an object from seat number to the money cards left in that hand (MG-10).",
+                "MG-10",
+            )
+        out.append((seat, cards))
+    return sorted(out, key=lambda pair: pair[0])
 
 
 def amount(event: Mapping[str, Any]) -> int:

@@ -31,6 +31,7 @@
  * @property {Table} table
  * @property {(event: GameEvent, opts?: ProposeOptions) => void} propose
  * @property {(event: GameEvent) => Promise<void>} commitNow
+ * @property {(event: GameEvent) => Promise<any>} check What the event would make (the phone's referee, else the server); rejects with the refusal
  * @property {number | null} seat
  * @property {() => {seat: number, name: string, url: string}[]} seatLinks
  * @property {Mine | null} mine

@@ -4,6 +4,32 @@
 import { h } from "../dom.js";
 import { number, t } from "../i18n.js";
 
+const FONT = "12px system-ui, -apple-system, sans-serif";
+/** How wide `text` is drawn in the axes' font (px). */
+function textWidth(text) {
+  const ctx = document.createElement("canvas").getContext("2d");
+  if (!ctx) return String(text).length * 7;
+  ctx.font = FONT;
+  return ctx.measureText(String(text)).width;
+}
+
+/**
+ * The x axis at any width (issue 33): every label upright when they fit side by side; else slanted,
+ * with only every k-th label where even slanted ones would touch — never two over each other, and
+ * the first and last inside the chart (the x range has half a step of room on both sides).
+ * @param {string[]} labels
+ * @param {number} plotWidth
+ */
+export function xAxisLayout(labels, plotWidth) {
+  const n = Math.max(1, labels.length);
+  const step = plotWidth / n;
+  const widest = Math.max(0, ...labels.map(textWidth));
+  if (widest + 8 <= step) return { rotate: 0, every: 1, size: 30 };
+  const lineHeight = 16;
+  const every = Math.max(1, Math.ceil((lineHeight * 1.5) / step));
+  return { rotate: -50, every, size: Math.min(130, Math.ceil(widest * Math.sin((50 * Math.PI) / 180) + 18)) };
+}
+
 const COLOURS = ["#0e5a6b", "#c0392b", "#d4a017", "#2e7d32", "#6a1b9a", "#1d3f9a", "#ef6c00", "#455a64"];
 let library = null;
 
@@ -34,7 +60,7 @@ export function chart({ title, kind, labels, series, testid, xLabel = "" }) {
       "tbody",
       {},
       labels.map((label, i) =>
-        h("tr", {}, h("th", { scope: "row" }, String(label)), ...series.map((s) => h("td", {}, s.values[i] === null ? "–" : number(s.values[i])))),
+        h("tr", {}, h("th", { scope: "row" }, String(label)), ...series.map((s) => h("td", {}, s.values[i] === null || !Number.isFinite(s.values[i]) ? "–" : number(s.values[i])))),
       ),
     ),
   );
@@ -59,20 +85,33 @@ async function draw(plot, figure, { kind, labels, series, xLabel }) {
   const width = Math.max(260, Math.min(plot.clientWidth || figure.clientWidth || 320, 640));
   const xs = labels.map((_, i) => i);
   const bars = kind === "bars" ? U.paths.bars({ size: [0.7 / Math.max(1, series.length), 60], align: 0 }) : undefined;
+  const names = labels.map(String);
+  const yWidth = Math.ceil(Math.max(28, ...series.flatMap((s) => s.values).filter((v) => v !== null).map((v) => textWidth(number(v)))) + 14);
+  const x = xAxisLayout(names, width - yWidth - 8);
+  plot.dataset.xEvery = String(x.every);
+  plot.dataset.xRotate = String(x.rotate);
   const options = {
     width,
-    height: 200,
+    height: 200 + Math.max(0, x.size - 30),
     legend: { show: series.length > 1, live: false },
     cursor: { show: false },
-    scales: { x: { time: false, range: kind === "bars" ? [-0.6, labels.length - 0.4] : undefined } },
+    // Half a step of room left and right: the first and last labels are never cut.
+    scales: {
+      x: { time: false, range: [-0.6, labels.length - 0.4] },
+      // Axes from zero (issue 33): a bar of 1 is not drawn as nothing.
+      y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil((max || 0) * 1.1))] },
+    },
     axes: [
       {
-        values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && labels[v] !== undefined ? String(labels[v]) : "")),
+        splits: () => xs.filter((i) => i % x.every === 0),
+        values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && names[v] !== undefined ? names[v] : "")),
+        rotate: x.rotate,
         gap: 4,
-        size: 36,
+        size: x.size,
+        font: FONT,
       },
-      // Counts and scores are whole numbers: no ticks between them.
-      { size: 44, incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000] },
+      // Counts and scores are whole numbers: no ticks between them, written the phone's way.
+      { size: yWidth, font: FONT, incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000], values: (_u, splits) => splits.map((v) => number(v)) },
     ],
     series: [
       { label: xLabel },

@@ -6,7 +6,7 @@
 // works offline for a table already on the phone; a table whose dice or cards the server draws is
 // replayed by the server (GET …/replay), so its log needs the network.
 import { h, s } from "../dom.js";
-import { t, lang } from "../i18n.js";
+import { t, locale } from "../i18n.js";
 
 /** A stored time as a Date, or null. The server's times are UTC; a database without time zones
  * (SQLite) answers them without one, which a browser would read as local time. */
@@ -23,7 +23,7 @@ function when(date) {
   const today = new Date().toDateString() === date.toDateString();
   /** @type {Intl.DateTimeFormatOptions} */
   const options = today ? { hour: "2-digit", minute: "2-digit", second: "2-digit" } : { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
-  return new Intl.DateTimeFormat(lang(), options).format(date);
+  return new Intl.DateTimeFormat(locale(), options).format(date);
 }
 
 /** A step button's picture (its name is its aria-label). */

@@ -3,7 +3,7 @@
 // The system share sheet takes both where it can share files; otherwise the picture is downloaded
 // and a sheet offers the text to copy (or to share on its own).
 import { h } from "../dom.js";
-import { t, lang } from "../i18n.js";
+import { t, lang, locale } from "../i18n.js";
 import { openSheet } from "./sheet.js";
 import { toast } from "../toast.js";
 
@@ -44,7 +44,7 @@ function tableLine(card) {
 }
 
 function dateText(date) {
-  return new Intl.DateTimeFormat(lang(), { dateStyle: "long" }).format(date);
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "long" }).format(date);
 }
 
 /** Shorten `text` with "…" until it fits `width` in the context's current font. */

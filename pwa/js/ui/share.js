@@ -83,6 +83,32 @@ export async function shareSeatLink({ name, url, gameTitle }) {
 }
 
 /**
+ * One QR code on screen at a time (issue 33: with two, a camera may take the watch-only one): the
+ * code that records, and a switch to the watch-only code (without a key: the recording code alone).
+ * @param {string} url the link the code opens first (with the key when there is one)
+ * @param {string | null} watchUrl the watch-only link, or null when `url` is already that
+ */
+function qrSwitch(url, watchUrl) {
+  const join = qrFigure(url, watchUrl ? t("share.qr_join") : t("share.qr_view"), "qr-join");
+  if (!watchUrl) return h("div", { class: "qr-one" }, join, h("p", { class: "qr-caption small" }, t("share.qr_view")));
+  const watch = qrFigure(watchUrl, t("share.qr_view"), "qr-view");
+  const caption = h("p", { class: "qr-caption small", testid: "qr-caption" });
+  const buttons = [
+    h("button", { type: "button", class: "segment", testid: "qr-show-join", onclick: () => show(false) }, h("span", { class: "segment-label" }, t("share.qr_join"))),
+    h("button", { type: "button", class: "segment", testid: "qr-show-view", onclick: () => show(true) }, h("span", { class: "segment-label" }, t("share.qr_view"))),
+  ];
+  function show(watching) {
+    join.hidden = watching;
+    watch.hidden = !watching;
+    buttons[0].setAttribute("aria-pressed", String(!watching));
+    buttons[1].setAttribute("aria-pressed", String(watching));
+    caption.textContent = watching ? t("share.qr_view") : t("share.qr_join");
+  }
+  show(false);
+  return h("div", { class: "qr-one" }, h("div", { class: "segmented qr-switch", role: "group", "aria-label": t("share.title") }, ...buttons), join, watch, caption);
+}
+
+/**
  * Share the table link: the system share sheet when there is one, else a sheet with the link +
  * copy. seats: [{seat, name, url}] — the players' own links (secret hands); when given, the app's
  * own sheet lists them under the table link, each to copy or share.
@@ -95,12 +121,7 @@ export async function shareTable(tableId, token, gameTitle, { seats = null } = {
   /** @type {HTMLElement[]} */
   const body = [
     h("p", {}, token ? t("share.hint_join") : t("share.hint_view")),
-    h(
-      "div",
-      { class: "qr-pair" },
-      qrFigure(url, token ? t("share.qr_join") : t("share.qr_view"), "qr-join"),
-      token ? qrFigure(tableLink(tableId), t("share.qr_view"), "qr-view") : null,
-    ),
+    qrSwitch(url, token ? tableLink(tableId) : null),
     linkRow(url, { inputTestid: "share-link", copyTestid: "copy-link", shareTestid: "share-system", label: t("share.link"), shareData: { title: "Kibitz", text } }),
   ];
   if (withSeats) {

@@ -3,7 +3,7 @@
 // the players, and the links to share. Everything read is also there offline (the service worker
 // keeps the last answers); a game started offline is filed in the group once it reaches the server.
 import { h } from "../dom.js";
-import { t, list, number, percent, lang } from "../i18n.js";
+import { t, list, number, percent, locale } from "../i18n.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { navigate, replacePath } from "../router.js";
@@ -34,7 +34,7 @@ function gameTitle(name) {
 }
 
 function when(iso) {
-  return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 }
 
 function minutes(seconds) {
@@ -189,8 +189,21 @@ export async function mountGroup(container, { params, query }) {
    * @param {Map<string, string>} names
    */
   function historyItem(entry, names) {
-    const players = entry.players.map((p) =>
-      h("li", { class: p.winner ? "winner" : null, testid: `history-${entry.table_id}-seat-${p.seat}` }, p.winner ? "🏆 " : "", names.get(p.player_id) || p.name, p.score === null ? "" : ` · ${number(p.score)}`),
+    // By place, not by seat (issue 33: "4. 🏆 Dirk · 51"): the winners first, then the best score;
+    // equal scores share a place.
+    const ranked = [...entry.players].sort((a, b) => Number(b.winner) - Number(a.winner) || (b.score ?? -Infinity) - (a.score ?? -Infinity) || a.seat - b.seat);
+    const places = ranked.map((p, i) => (i > 0 && p.winner === ranked[i - 1].winner && p.score === ranked[i - 1].score ? null : i + 1));
+    for (let i = 1; i < places.length; i++) if (places[i] === null) places[i] = places[i - 1];
+    const players = ranked.map((p, i) =>
+      h(
+        "li",
+        { class: p.winner ? "winner" : null, testid: `history-${entry.table_id}-seat-${p.seat}`, "data-place": places[i] },
+        h("span", { class: "history-place" }, `${number(places[i])}.`),
+        " ",
+        p.winner ? "🏆 " : "",
+        names.get(p.player_id) || p.name,
+        p.score === null ? "" : ` · ${number(p.score)}`,
+      ),
     );
     const detail = h("div", { class: "history-detail" });
     const actions = h(
@@ -209,7 +222,7 @@ export async function mountGroup(container, { params, query }) {
       "li",
       { class: "history-item", testid: `history-${entry.table_id}`, "data-status": entry.status },
       h("p", { class: "history-head" }, h("strong", {}, gameTitle(entry.game)), " · ", when(entry.started_at), " · ", minutes(entry.duration_seconds), " ", h("span", { class: "badge" }, t(`group.status.${entry.status}`))),
-      h("ol", { class: "history-players" }, players),
+      h("ul", { class: "history-players" }, players),
       actions,
       detail,
     );
@@ -260,7 +273,7 @@ export async function mountGroup(container, { params, query }) {
       h("tbody", {}, players.map((p) => h("tr", { testid: `stats-${p.player_id}` }, h("th", { scope: "row" }, p.name), h("td", {}, number(p.games)), h("td", {}, number(p.wins)), h("td", {}, percent(p.win_rate))))),
     );
     /** @type {HTMLElement[]} */
-    const parts = [stale ? h("p", { class: "muted small" }, t("group.offline_copy")) : null, overview];
+    const parts = [stale ? h("p", { class: "muted small" }, t("group.offline_copy")) : null, ...scrollable(overview)];
     if (!players.length) return [h("p", { class: "muted", testid: "stats-empty" }, t("group.no_stats"))];
     parts.push(chart({ title: t("group.wins_chart"), kind: "bars", labels: players.map((p) => p.name), xLabel: t("group.player"), series: [{ label: t("group.wins"), values: players.map((p) => p.wins) }], testid: "chart-wins" }));
     // Wins over time: each player's wins counted up game by game, oldest first.
@@ -272,7 +285,7 @@ export async function mountGroup(container, { params, query }) {
         entry.winners.forEach((w) => running.set(w, (running.get(w) || 0) + 1));
         players.forEach((p, i) => series[i].values.push(running.get(p.player_id)));
       });
-      parts.push(chart({ title: t("group.wins_over_time"), kind: "lines", labels: finished.map((e) => new Intl.DateTimeFormat(lang(), { dateStyle: "short" }).format(new Date(e.started_at))), xLabel: t("group.date"), series, testid: "chart-wins-over-time" }));
+      parts.push(chart({ title: t("group.wins_over_time"), kind: "lines", labels: finished.map((e) => new Intl.DateTimeFormat(locale(), { day: "numeric", month: "short" }).format(new Date(e.started_at))), xLabel: t("group.date"), series, testid: "chart-wins-over-time" }));
     }
     for (const g of GAMES) {
       const of = players.filter((p) => p.by_game[g.name]);
@@ -303,7 +316,7 @@ export async function mountGroup(container, { params, query }) {
       })),
     );
     /** @type {HTMLElement[]} */
-    const section = [table];
+    const section = [...scrollable(table)];
     if (game === "magellan") {
       const sources = ["fields", "money", "magellan", "pizarro"];
       section.push(chart({ title: t("group.points_by_source"), kind: "bars", labels: sources.map((k) => t(`group.source.${k}`)), xLabel: t("group.source"), series: [{ label: t("group.points"), values: sources.map((k) => players.reduce((sum, p) => sum + p.by_game.magellan.points_by_source[k], 0)) }], testid: "chart-magellan-sources" }));
@@ -314,8 +327,7 @@ export async function mountGroup(container, { params, query }) {
       const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
       if (top.length) section.push(chart({ title: t("group.premiums_chart"), kind: "bars", labels: top.map(([code]) => t(`mhing.premium.${code}`, {}, code)), xLabel: t("group.premium"), series: [{ label: t("group.times"), values: top.map(([, n]) => n) }], testid: "chart-mhing-premiums" }));
     }
-    // A wide table scrolls sideways on a phone: the section takes the focus, so keys scroll it too.
-    return h("section", { class: "group-game-stats", tabindex: "0", "aria-label": gameTitle(game) }, section);
+    return h("section", { class: "group-game-stats", "aria-label": gameTitle(game) }, section);
   }
 
   /** @param {PlayerStats[]} players */
@@ -437,6 +449,22 @@ function mountWaitingGroup(container, localId) {
     window.removeEventListener("online", tryNow);
     clearInterval(timer);
   };
+}
+
+/**
+ * A table that may be wider than the phone (issue 33: "Best" hidden with no hint): it scrolls
+ * sideways in its own box (which takes the focus, so keys scroll it too), shadows mark the hidden
+ * side, and a line says so while anything is hidden. → [box, hint]
+ * @param {HTMLElement} table
+ */
+function scrollable(table) {
+  const box = h("div", { class: "table-scroll", tabindex: "0", "data-scrolls": "x" }, table);
+  const hint = h("p", { class: "scroll-hint", testid: "scroll-hint", hidden: true }, t("group.scroll_hint"));
+  const check = () => {
+    hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+  };
+  new ResizeObserver(check).observe(box);
+  return [box, hint];
 }
 
 /** The home screen's list of groups: [<li>] for every group this phone knows. */

@@ -1,6 +1,6 @@
 // Home: known tables, join a table, start a new table (game list from GET /api/games).
 import { h } from "../dom.js";
-import { t, list } from "../i18n.js";
+import { t, list, locale } from "../i18n.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { navigate } from "../router.js";
@@ -26,6 +26,16 @@ export function parseJoin(text) {
   return null;
 }
 
+/** The day and time a remembered table started (else was last seen), the phone's way. */
+function whenText(entry) {
+  const at = entry.created_at || entry.updated_at || entry.seen_at;
+  if (!at) return "";
+  return new Intl.DateTimeFormat(locale(), { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(at));
+}
+
+/** Tables listed before "show all": the groups stay in sight on a phone (issue 33). */
+const FIRST_TABLES = 3;
+
 function tableItem(entry, onForget) {
   const hasToken = !!store.getToken(entry.id);
   const status = entry.finished ? t("home.finished") : hasToken ? t("home.playing") : t("table.view_only");
@@ -37,6 +47,8 @@ function tableItem(entry, onForget) {
       { class: "table-link", href: `#/t/${encodeURIComponent(entry.id)}` },
       h("span", { class: "table-title" }, store.tableName(entry.id) || entry.title),
       h("span", { class: "table-players" }, list(entry.players || [])),
+      // When: two tables of the same players are told apart (issue 33).
+      h("span", { class: "table-when", testid: "known-when" }, whenText(entry)),
       h("span", { class: ["badge", entry.finished ? "badge-done" : hasToken ? "badge-live" : "badge-view"] }, status),
     ),
     h("button", {
@@ -55,10 +67,15 @@ export async function mountHome(container) {
   const tablesList = h("ul", { class: "table-list", testid: "known-tables" });
   const empty = h("p", { class: "muted" }, t("home.no_tables"));
 
+  let showAll = false;
+  const more = h("button", { type: "button", class: "btn btn-link", testid: "known-more", onclick: () => { showAll = !showAll; renderTables(); } });
   function renderTables() {
     const entries = store.knownTables();
-    tablesList.replaceChildren(...entries.map((e) => tableItem(e, forget)));
+    const shown = showAll ? entries : entries.slice(0, FIRST_TABLES);
+    tablesList.replaceChildren(...shown.map((e) => tableItem(e, forget)));
     empty.hidden = entries.length > 0;
+    more.hidden = entries.length <= FIRST_TABLES;
+    more.textContent = showAll ? t("home.tables_fewer") : t("home.tables_all", { count: entries.length });
   }
   function forget(entry) {
     store.forgetTable(entry.id);
@@ -103,6 +120,7 @@ export async function mountHome(container) {
       h("h2", { class: "section-title" }, t("home.your_tables")),
       empty,
       tablesList,
+      more,
     ),
     h(
       "section",

@@ -3,7 +3,7 @@
 // player's own link (s, sk) the phone knows "my seat" and keeps that seat's private view (e.g. the
 // Magellan hand) fresh with the table's version. Game-specific drawing lives in js/games/<game>/.
 import { h } from "../dom.js";
-import { t, list, lang } from "../i18n.js";
+import { t, list, locale } from "../i18n.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { navigate, replacePath } from "../router.js";
@@ -13,13 +13,16 @@ import { openSheet } from "../ui/sheet.js";
 import { needsSeatLinks, seatLink, shareTable } from "../ui/share.js";
 import { shareResultButton } from "../ui/share-card.js";
 import { followTable } from "../live.js";
-import { toast, toastError, undoToast } from "../toast.js";
+import { clearToasts, toast, toastError, undoToast } from "../toast.js";
 import { openSession } from "../sync/session.js";
 import { syncBadge, showConflict } from "../ui/sync.js";
 import { openLog } from "../ui/log.js";
 import { endActions } from "./rematch.js";
 import { flushPending } from "../groups/filing.js";
 import { followNext, handOverNow, noteLastTable, tableGroup } from "../groups/evening.js";
+
+/** A tap this soon after another phone's entry redrew the screen is asked about (issue 33). */
+export const LATE_TAP_MS = 700;
 
 function errorScreen(container, message) {
   container.replaceChildren(
@@ -78,6 +81,8 @@ export async function mountTable(container, { params, query }) {
   store.rememberTable(table, game.title);
 
   let destroyed = false;
+  /** When another phone's entry last changed this screen: {at (performance.now()), before, after, event}. */
+  let foreign = null;
   let pending = null; // the action waiting in the confirm sheet: {event, key, version, sheet, committing}
   let mySeat = store.getMySeat(id); // {seat, token} from a player's own link, or null
   // The seat's private view: {seat, view, version (of the table when asked), status: "loading" | "fresh" | "failed"}.
@@ -94,6 +99,8 @@ export async function mountTable(container, { params, query }) {
     },
     propose,
     commitNow,
+    /** What `event` would make, from the phone's referee (else the server); throws the refusal. */
+    check: (event) => session.preview(event),
     /** My seat number (from a player's own link), or null. */
     get seat() {
       return mySeat ? mySeat.seat : null;
@@ -144,7 +151,7 @@ export async function mountTable(container, { params, query }) {
   const nameButton = h("button", { type: "button", class: "table-name", testid: "table-name", title: t("table.rename"), onclick: rename });
   const clock = h("span", { class: "table-clock", testid: "table-clock", title: t("table.played"), "aria-label": t("table.played") });
   function defaultName() {
-    const start = table.created_at ? new Intl.DateTimeFormat(lang(), { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(table.created_at)) : "";
+    const start = table.created_at ? new Intl.DateTimeFormat(locale(), { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(table.created_at)) : "";
     return [game.title, list((table.players || []).map((p) => p.name)), start].filter(Boolean).join(" · ");
   }
   function showName() {
@@ -204,6 +211,8 @@ export async function mountTable(container, { params, query }) {
         t("table.share"),
       ),
     ),
+    // The table's messages (toast.js): in the flow, so none ever lies over the game (issue 33).
+    h("div", { class: "table-news", id: "table-news", testid: "table-news", role: "status", "aria-live": "polite" }),
     seatNotice,
     nextHost,
     body,
@@ -266,6 +275,7 @@ export async function mountTable(container, { params, query }) {
     if (!own && next.version < table.version) return; // never step back to an older view
     const versionChanged = next.version !== table.version;
     const changed = versionChanged || JSON.stringify(next) !== JSON.stringify(table);
+    if (next.finished && !table.finished) clearToasts(); // "… then it is Bruno's turn" is no news now
     table = next;
     if (changed) {
       draw();
@@ -304,6 +314,7 @@ export async function mountTable(container, { params, query }) {
    */
   function propose(event, opts = {}) {
     if (!mayRecord(event) || pending) return;
+    if (lateTap(event)) return;
     if (opts.confirm || game.confirmFirst?.(event, table)) {
       proposeWithSheet(event, opts);
       return;
@@ -325,22 +336,54 @@ export async function mountTable(container, { params, query }) {
     return undone ? game.describe(after, before, undone) : "";
   }
 
-  function afterEntry(before, after, event) {
+  /**
+   * The toast after an entry says news: after a confirm sheet (which showed what the entry does, or
+   * asked "End the game now?") only that it is recorded, and nothing once that entry ended the game
+   * (the result says who won).
+   */
+  function afterEntry(before, after, event, { confirmed = false } = {}) {
+    if (event.type !== "undo" && confirmed && after?.finished && !before?.finished) {
+      clearToasts();
+      return;
+    }
     if (event.type === "undo") {
       const what = undoneText(before, after);
       toast(what ? t("table.undone", { what }) : t("table.undone_plain"));
       return;
     }
-    if (readOnly) toast(game.describe(before, after, event)); // undo needs the table's key
+    const said = confirmed ? t("news.recorded") : game.describe(before, after, event);
+    if (readOnly) toast(said); // undo needs the table's key
     // GEN-1: a die or card the server drew stands, so nothing is offered that it would refuse.
-    else if (after?.legal_actions?.undo?.possible === false) undoToast(game.describe(before, after, event), null);
+    else if (after?.legal_actions?.undo?.possible === false) undoToast(said, null);
     // The toast's Undo takes back this very entry (it names it), never whatever came after it.
-    else undoToast(game.describe(before, after, event), () => tapNow({ type: "undo", undoes: after.version }));
+    else undoToast(said, () => tapNow({ type: "undo", undoes: after.version }));
+  }
+
+  /**
+   * Issue 33, a late duplicate tap: another phone's entry redrew this screen a moment ago
+   * (LATE_TAP_MS), faster than a person can see it, so a tap now was very likely meant for the
+   * screen before — the same die typed on two phones. It is not applied to the new state silently:
+   * a sheet says what the other phone recorded and asks whether this one is another entry. True when
+   * the tap went to that sheet.
+   */
+  function lateTap(event) {
+    if (!foreign || event.type === "undo" || performance.now() - foreign.at > LATE_TAP_MS) return false;
+    const theirs = foreign.event ? game.describe(foreign.before, foreign.after, foreign.event) : "";
+    foreign = null; // asked once: the player has seen the new screen now
+    proposeWithSheet(event, {
+      title: t("late_tap.title"),
+      confirmLabel: t("late_tap.confirm"),
+      cancelLabel: t("late_tap.cancel"),
+      lead: h("p", { class: "late-lead", testid: "late-tap-theirs" }, theirs ? t("late_tap.theirs", { what: theirs }) : t("late_tap.theirs_plain")),
+      testid: "late-tap-sheet",
+    });
+    return true;
   }
 
   /** Record at once (the phone's referee answers in about a millisecond; else the server). */
   async function tapNow(event) {
     if (!mayRecord(event) || pending) return;
+    if (lateTap(event)) return;
     const before = table;
     const mine = { event, key: api.newIdempotencyKey(), version: table.version, committing: true, sheet: { close() {}, setBusy() {} } };
     pending = mine;
@@ -371,6 +414,8 @@ export async function mountTable(container, { params, query }) {
     mine.sheet = openSheet({
       title: opts.title || t("confirm.title"),
       confirmLabel: opts.confirmLabel,
+      cancelLabel: opts.cancelLabel,
+      testid: opts.testid,
       onConfirm: () => commit(mine),
       onCancel: () => {
         if (pending === mine) pending = null;
@@ -380,17 +425,20 @@ export async function mountTable(container, { params, query }) {
       mine.sheet.setBody(opts.text || "");
       return;
     }
-    mine.sheet.setBody(h("p", { class: "muted" }, t("confirm.previewing")));
+    const lead = opts.lead || null;
+    mine.sheet.setBody([lead, h("p", { class: "muted" }, t("confirm.previewing"))].filter(Boolean));
     mine.sheet.setBusy(true);
     try {
       const after = await session.preview(event);
       if (pending !== mine) return;
-      mine.sheet.setBody(h("p", { class: "preview-text", testid: "preview-text" }, game.describe(table, after, event)));
+      const yours = h("p", { class: "preview-text", testid: "preview-text" }, game.describe(table, after, event));
+      mine.sheet.setBody(lead ? [lead, h("p", { class: "small muted" }, t("late_tap.yours")), yours] : yours);
+      mine.previewed = true; // the sheet said what it does: the toast after it need not again
       mine.sheet.setBusy(false);
     } catch (err) {
       if (pending !== mine) return;
       if (err instanceof api.OfflineError) {
-        mine.sheet.setBody(h("p", { class: "muted" }, t("offline.no_preview")));
+        mine.sheet.setBody([opts.lead || null, h("p", { class: "muted" }, t("offline.no_preview"))].filter(Boolean));
         mine.sheet.setBusy(false);
         return;
       }
@@ -410,7 +458,7 @@ export async function mountTable(container, { params, query }) {
       if (pending === mine) pending = null;
       mine.sheet.close();
       adopt(next, { own: true });
-      afterEntry(before, next, mine.event);
+      afterEntry(before, next, mine.event, { confirmed: !!mine.previewed });
     } catch (err) {
       mine.committing = false;
       if (err instanceof api.OfflineError) {
@@ -443,6 +491,12 @@ export async function mountTable(container, { params, query }) {
     const before = table;
     adopt(session.view, { own: reason !== "server" });
     const undone = reason === "server" ? session.takeNews() : null;
+    if (reason === "server" && table !== before && table.version > before.version) {
+      // Another phone's entry redrew the screen now: a tap in the next moment is asked about (named
+      // when it is one entry and not an undo).
+      const one = table.version === before.version + 1 && !undone;
+      foreign = { at: performance.now(), before, after: table, event: one ? session.lastInEffect(table.version) : null };
+    }
     if (undone && !destroyed) {
       // Every phone is told what an undo took back ("Undone on another phone: 4 for red").
       const what = game.describe(table, before, undone);

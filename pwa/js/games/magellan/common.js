@@ -189,7 +189,7 @@ export function deepCopy(value) {
 
 // Confirmed first: a secret card (a slide under Magellan A, cards drawn or swapped, a payment from
 // the hand) and the end scoring (hands, the Pizarro draw); every other entry is one tap.
-const CONFIRM_FIRST = new Set(["slide", "pay", "draw", "swap", "final_hand", "pizarro_draw", "pizarro_stop"]);
+const CONFIRM_FIRST = new Set(["slide", "pay", "draw", "swap", "final_hand", "final_hands", "pizarro_draw", "pizarro_stop"]);
 
 /** @param {{type: string}} event */
 export function confirmFirst(event) {

@@ -57,6 +57,11 @@ export function describeEvent(before, event) {
       return event.cards.length
         ? t("magellan.sum.final_hand", { name, cards: event.cards.join(", "), count: crownsOf(event.cards) })
         : t("magellan.sum.final_hand_empty", { name });
+    case "final_hands":
+      // Every hand at once (issue 33): each in the words of its own entry.
+      return Object.entries(event.hands || {})
+        .map(([s, cards]) => describeEvent(before, /** @type {any} */ ({ type: "final_hand", seat: Number(s), cards })))
+        .join(" ");
     case "pizarro_draw":
       return event.value === undefined ? t("magellan.sum.pizarro_draw_digital", { name }) : t("magellan.sum.pizarro_draw", { name, value: event.value });
     case "pizarro_stop":

@@ -41,9 +41,10 @@ export function libraryPicker({ onPick }) {
     }
     const { publication, edition } = picked;
     const disagree = edition.disagreements.length;
+    // replaceChildren writes a null as the text "null" ("confirmed at 2 tables.null", issue 33).
     info.replaceChildren(
       t("magellan.library.from", { edition: publication.edition, confirmed: confirmedText(publication.confirmations) }),
-      disagree ? h("span", { class: "mg-warning", testid: "mg-library-disagree" }, t("magellan.setup.library_disagree", { count: disagree })) : null,
+      ...(disagree ? [" ", h("span", { class: "mg-warning", testid: "mg-library-disagree" }, t("magellan.setup.library_disagree", { count: disagree }))] : []),
     );
   }
 

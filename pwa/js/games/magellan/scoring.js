@@ -2,6 +2,7 @@
 // for all), the Pizarro helper (bust chance, chance to beat the leader, advice), the standings, and the end screen with every player's
 // breakdown — fields, money crowns, each Magellan pile with its multiplier, Pizarro.
 import { h } from "../../dom.js";
+import { OfflineError } from "../../api.js";
 import { t, list, percent } from "../../i18n.js";
 import { bigButton, prompt } from "../../ui/action-bar.js";
 import { panel } from "../../ui/panel.js";
@@ -88,7 +89,9 @@ export function finalHandBody(table, ui, env) {
 
 /**
  * The one confirm sheet for the end of the game: every hand typed so far, each with its cards and
- * crowns (MG-1, MG-10), recorded one entry per player on a single Confirm. Returns the sheet.
+ * crowns (MG-1, MG-10), recorded on a single Confirm as ONE entry (`final_hands`, issue 33): the
+ * phone's referee checks all of them first, and a refused hand ("more than seven 3s") records none
+ * and says which hand to fix — never half the hands. Returns the sheet.
  */
 export function openHandsSheet(ctl, ui) {
   const table = ctl.table;
@@ -98,6 +101,7 @@ export function openHandsSheet(ctl, ui) {
   if (!seats.length) return null;
   const events = seats.map((seat) => ({ type: "final_hand", seat, cards: [...(ui.hands[seat] || [])].sort((a, b) => a - b) }));
   const missing = waiting.filter((s) => !seats.includes(s));
+  const problem = h("p", { class: "small mg-warning", role: "alert", testid: "mg-hands-refused", hidden: true });
   let running = false;
   const sheet = openSheet({
     title: t("magellan.hands.title"),
@@ -107,13 +111,29 @@ export function openHandsSheet(ctl, ui) {
       if (running) return;
       running = true;
       sheet.setBusy(true, { lock: true });
-      for (const event of events) {
-        const now = ctl.table;
-        if (!(now.legal_actions.actors || []).some((a) => a.seat === event.seat)) continue; // recorded meanwhile
-        const before = now.version;
-        await ctl.commitNow(event); // one entry per hand, each with its own Idempotency-Key
-        if (ctl.table.version === before) break; // refused or offline without a queue: the table says why
+      // Hands recorded meanwhile on another phone are left out; the rest go in together.
+      const open = new Set((ctl.table.legal_actions.actors || []).map((a) => a.seat));
+      const hands = Object.fromEntries(events.filter((e) => open.has(e.seat)).map((e) => [String(e.seat), e.cards]));
+      if (!Object.keys(hands).length) {
+        running = false;
+        sheet.close();
+        return;
       }
+      /** @type {any} */
+      const all = { type: "final_hands", hands };
+      try {
+        await ctl.check(all); // every hand, before any is recorded
+      } catch (err) {
+        // Offline without the phone's referee: the server checks the one entry when it arrives.
+        if (!(err instanceof OfflineError)) {
+          running = false;
+          problem.textContent = t("magellan.hands.refused", { why: err?.problem?.detail || t("error.generic") });
+          problem.hidden = false;
+          sheet.setBusy(false);
+          return;
+        }
+      }
+      await ctl.commitNow(all); // one entry, one Idempotency-Key: all the hands or none
       running = false;
       sheet.close();
     },
@@ -132,6 +152,7 @@ export function openHandsSheet(ctl, ui) {
         ),
       ),
     ),
+    problem,
     missing.length ? h("p", { class: "small mg-warning", testid: "mg-hands-missing" }, t("magellan.hands.missing", { names: list(missing.map((s) => playerName(state, s))) })) : null,
   ].filter(Boolean));
   return sheet;
