@@ -175,12 +175,25 @@ export async function mountGroup(container, { params, query }) {
     gameSelect.addEventListener("change", refilter);
     playerSelect.addEventListener("change", refilter);
     const items = data.entries.map((entry) => historyItem(entry, names));
+    const list = h("ul", { class: "history-list", testid: "history-list" }, items);
+    // History comes a page at a time (newest first); older pages on request, one tap each.
+    let nextBefore = data.next_before;
+    const more = h("button", { type: "button", class: "btn", testid: "history-more", hidden: nextBefore === null }, t("group.history_more"));
+    more.addEventListener("click", async () => {
+      if (nextBefore === null) return;
+      q.set("before", String(nextBefore));
+      const { data: page } = await api.readGroup(id, `/history?${q}`);
+      list.append(...page.entries.map((entry) => historyItem(entry, names)));
+      nextBefore = page.next_before;
+      more.hidden = nextBefore === null;
+    });
     return h(
       "section",
       { class: "group-history" },
       stale ? h("p", { class: "muted small" }, t("group.offline_copy")) : null,
       h("div", { class: "filters" }, gameSelect, playerSelect),
-      items.length ? h("ul", { class: "history-list", testid: "history-list" }, items) : h("p", { class: "muted", testid: "history-empty" }, t("group.no_history")),
+      items.length ? list : h("p", { class: "muted", testid: "history-empty" }, t("group.no_history")),
+      more,
     );
   }
 
@@ -262,8 +275,26 @@ export async function mountGroup(container, { params, query }) {
   }
 
   // ---------- statistics ----------
+  /**
+   * Every history entry, newest first, following the pages (200 tables a request): the wins over
+   * time count from the group's first game.
+   * @returns {Promise<{entries: HistoryEntry[]}>}
+   */
+  async function wholeHistory() {
+    /** @type {HistoryEntry[]} */
+    const entries = [];
+    /** @type {number | null} */
+    let before = null;
+    do {
+      const { data } = await api.readGroup(id, `/history?limit=200${before === null ? "" : `&before=${before}`}`);
+      entries.push(...data.entries);
+      before = data.next_before;
+    } while (before !== null);
+    return { entries };
+  }
+
   async function renderStats() {
-    const [{ data: stats, stale }, { data: hist }] = await Promise.all([api.readGroup(id, "/stats"), api.readGroup(id, "/history")]);
+    const [{ data: stats, stale }, hist] = await Promise.all([api.readGroup(id, "/stats"), wholeHistory()]);
     const players = stats.players.filter((p) => p.games > 0);
     const overview = h(
       "table",
