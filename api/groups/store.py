@@ -489,9 +489,31 @@ class GroupStore:
                 select(group_figures.c.figures).where(group_figures.c.group_id == group_id)
             ).first()
         if row is not None:
-            return dict(row[0])
+            lagging = self.lagging(group_id)
+            if not lagging:
+                return dict(row[0])
+            for table_id in lagging:
+                self.sync(group_id, table_id)
+            return self.figures(group_id)
         self.rebuild(group_id)
         return self.figures(group_id)
+
+    def lagging(self, group_id: str) -> list[str]:
+        """Tables whose finished status or version moved on without their sync (a process that
+        died between an append's commit and the figures' update): one indexed read of the
+        group's memberships, so such a table is caught up by the next read, never lost."""
+        facts_version = group_tables.c.facts_version
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(
+                select(group_tables.c.table_id)
+                .join(game_tables, game_tables.c.id == group_tables.c.table_id)
+                .where(
+                    group_tables.c.group_id == group_id,
+                    (group_tables.c.finished != game_tables.c.finished)
+                    | (game_tables.c.finished & facts_version.is_distinct_from(game_tables.c.version)),
+                )
+            ).all()
+        return [table_id for (table_id,) in rows]
 
     def rebuild(self, group_id: str) -> None:
         """Figures for a group that has none (made before migration 0012): every membership synced

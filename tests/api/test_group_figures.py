@@ -100,6 +100,28 @@ def test_kept_figures_equal_the_recount_after_any_sequence(db_url: str, ops: lis
     assert_kept_equals_recount(club.tables, club.groups, club.id)
 
 
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(st.lists(OPS, min_size=1, max_size=14), st.lists(st.booleans(), min_size=14, max_size=14))
+def test_figures_catch_up_when_a_process_died_after_an_append(
+    db_url: str, ops: list[tuple[Any, ...]], lost: list[bool]
+) -> None:
+    """The figures' update runs after the append's commit: a process that dies in between loses
+    it. Whichever appends lose it, the next read of the figures still equals the recount (the
+    read catches up every table whose status or version moved on without its sync)."""
+    app = make_test_app(db_url)
+    club = Club(app)
+    hook = club.tables.on_result_change
+    for op, dies in zip(ops, lost, strict=False):
+        club.tables.on_result_change = (lambda _table_id: None) if dies else hook
+        club.apply(op)
+    club.tables.on_result_change = hook
+    assert_kept_equals_recount(club.tables, club.groups, club.id)
+
+
 def test_a_mahe_game_undone_abandoned_and_taken_back_keeps_the_figures_exact(any_db_client: Any) -> None:
     """The Mahé figures (eggs, busts, beaches: MA-6, MA-8) go out and back in exactly."""
     client = any_db_client
