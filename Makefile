@@ -69,8 +69,11 @@ lint: install
 typecheck: install
 	$(BIN)/mypy --strict api/rules
 
+# The suite on parallel workers (pytest-xdist), whole files per worker so that a module's fixtures
+# (gunicorns, apps) are made once; TEST_WORKERS=1 for one process. Measured in docs/architecture.md.
+TEST_WORKERS ?= 3
 test: lint typecheck static
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 openapi: install
 	$(BIN)/python -m api.http.openapi_doc > openapi.yaml

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
+import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,7 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.db.migrate import upgrade
+from api.tables.changes import stop_listeners
 from devtools.gunicorn import GunicornProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,11 +37,67 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+@cache
+def _sqlite_template() -> Path:
+    """One migrated SQLite file per test process (each xdist worker has its own): running the
+    migrations for every test cost ~0.3 s × hundreds of tests; copying the file costs nothing."""
+    folder = Path(tempfile.mkdtemp(prefix="kibitz-template-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    template = folder / "template.sqlite3"
+    upgrade(f"sqlite:///{template}")
+    for suffix in ("-wal", "-shm", "-journal"):  # the migrations close every connection: none left
+        assert not Path(f"{template}{suffix}").exists(), f"{template}{suffix} left by the migrations"
+    return template
+
+
+def migrated_sqlite(path: Path) -> str:
+    """A SQLite database at head at `path` (a copy of the migrated template); its URL."""
+    shutil.copyfile(_sqlite_template(), path)
+    return f"sqlite:///{path}"
+
+
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'kibitz.sqlite3'}"
-    upgrade(url)
-    return url
+    """A fresh SQLite file at head, this test's own."""
+    return migrated_sqlite(tmp_path / "kibitz.sqlite3")
+
+
+_pg_templates: list[str] = []
+
+
+def _admin_engine() -> sa.Engine:
+    return sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+
+
+def _pg_url(name: str) -> str:
+    return PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+
+
+def _postgres_template() -> str:
+    """One migrated PostgreSQL database per test process, cloned for every new database
+    (`CREATE DATABASE … TEMPLATE …` copies files instead of replaying the migrations). Nothing ever
+    connects to it after the migrations, which a clone requires. Dropped when the session ends."""
+    if not _pg_templates:
+        name = f"kibitz_template_{os.getpid()}_{secrets.token_hex(3)}"
+        admin = _admin_engine()
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        _pg_templates.append(name)
+        upgrade(_pg_url(name))
+        admin.dispose()
+    return _pg_templates[0]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Drop this process's PostgreSQL template (xdist workers each finish their own session)."""
+    if not _pg_templates:
+        return
+    admin = _admin_engine()
+    with admin.connect() as conn:
+        for name in _pg_templates:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin.dispose()
+    _pg_templates.clear()
 
 
 @contextmanager
@@ -45,16 +105,19 @@ def new_postgres_database(prefix: str) -> Iterator[str]:
     """A migrated database of its own on the machine's PostgreSQL server, dropped afterwards."""
     name = f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
     try:
-        admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        template = _postgres_template()
+        admin = _admin_engine()
         with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     except Exception as error:  # noqa: BLE001 - any connection failure means "no server"
         unavailable(f"PostgreSQL is not reachable at {PG_ADMIN_URL}: {error}")
-    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    url = _pg_url(name)
     try:
-        upgrade(url)
         yield url
     finally:
+        # An app made on this database may have started a change listener: stop it before the
+        # drop, or it keeps reconnecting to a database that is gone (a traceback a second).
+        stop_listeners(url)
         with admin.connect() as conn:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.dispose()
@@ -108,7 +171,25 @@ def any_db_client(db_url: str) -> FlaskClient:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app under a real gunicorn (config file included) on a free loopback port, fresh SQLite."""
     folder = tmp_path_factory.mktemp("live")
-    url = f"sqlite:///{folder / 'kibitz.sqlite3'}"
-    upgrade(url)
+    url = migrated_sqlite(folder / "kibitz.sqlite3")
     with GunicornProcess(url, folder / "gunicorn.log", env=TEST_LIMITS) as server:
         yield server.base
+
+
+BROWSER_TESTS = ROOT / "tests" / "browser"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Markers from what a test uses, so that `-m` selects every test it names (issue 34: `browser`
+    was on 1 of 23 browser files): every test under tests/browser is `browser`; a test that uses
+    `postgres_url` is `postgres`; one that uses `live_server` is `gunicorn`. Runs before `-m`
+    deselects."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if item.path.is_relative_to(BROWSER_TESTS) and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
+        if "postgres_url" in names and not item.get_closest_marker("postgres"):
+            item.add_marker(pytest.mark.postgres)
+        if "live_server" in names and not item.get_closest_marker("gunicorn"):
+            item.add_marker(pytest.mark.gunicorn)

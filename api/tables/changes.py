@@ -211,14 +211,21 @@ def parse_notice(payload: str) -> tuple[str, int] | None:
     return table_id, int(version)
 
 
+def _libpq_url(database_url: str) -> str:
+    return database_url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
 class PostgresListener:
-    """One LISTEN connection per process that forwards every notice to the feed; reconnects."""
+    """One LISTEN connection per process that forwards every notice to the feed; reconnects until
+    stopped (`stop_listeners`: whoever drops a database stops the listeners on it first)."""
 
     def __init__(self, database_url: str, feed: ChangeFeed) -> None:
-        self.database_url = database_url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self.database_url = _libpq_url(database_url)
         self.feed = feed
         self._started = False
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def ensure_started(self) -> None:
         """Start the listener lazily, in the serving process (after gunicorn forked and patched)."""
@@ -226,23 +233,50 @@ class PostgresListener:
             if self._started:
                 return
             self._started = True
-        threading.Thread(target=self._run, name="kibitz-listen", daemon=True).start()
+            _LISTENERS.add(self)
+        self._thread = threading.Thread(target=self._run, name="kibitz-listen", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop listening and wait for the thread to end: no reconnecting to a database that is gone."""
+        self._stopping.set()
+        _LISTENERS.discard(self)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
 
     def _run(self) -> None:
         import psycopg  # imported here so that a gevent worker has patched `select` first
 
-        while True:
+        while not self._stopping.is_set():
             try:
                 with psycopg.connect(self.database_url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.feed.resync()  # what changed before this LISTEN took effect, streams read now
-                    for notice in conn.notifies():
-                        parsed = parse_notice(notice.payload)
-                        if parsed is not None:
-                            self.feed.announce(*parsed)
+                    while not self._stopping.is_set():
+                        # A bounded wait, so that a stop is seen within STOP_POLL seconds.
+                        for notice in conn.notifies(timeout=STOP_POLL):
+                            parsed = parse_notice(notice.payload)
+                            if parsed is not None:
+                                self.feed.announce(*parsed)
             except Exception:  # the database went away: streams fall back to heartbeats meanwhile
+                if self._stopping.is_set():
+                    return
                 log.exception("change listener lost its connection; reconnecting")
-                time.sleep(1.0)
+                self._stopping.wait(1.0)
+
+
+# How often a waiting listener checks whether it was stopped (seconds).
+STOP_POLL = 0.5
+_LISTENERS: set[PostgresListener] = set()
+
+
+def stop_listeners(database_url: str | None = None) -> None:
+    """Stop this process's listeners (on `database_url` only, if given), e.g. before the database
+    they listen on is dropped."""
+    wanted = None if database_url is None else _libpq_url(database_url)
+    for listener in list(_LISTENERS):
+        if wanted is None or listener.database_url == wanted:
+            listener.stop()
 
 
 def announcer(database_url: str, feed: ChangeFeed) -> tuple[Callable[[], None], Callable[[str, int], Any]]:

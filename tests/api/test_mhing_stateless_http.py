@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import yaml
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
 from api.http.mhing import CLAIMS_EXAMPLE, SCORE_EXAMPLE, WAITS_EXAMPLE
 from api.http.openapi_doc import render_openapi
+from tests.openapi_document import load_yaml
 
 
 def test_score_the_documented_example(client: FlaskClient) -> None:
@@ -104,7 +104,7 @@ def test_claims(client: FlaskClient) -> None:
 
 
 def test_every_mhing_operation_is_documented() -> None:
-    document = yaml.safe_load(render_openapi())
+    document = load_yaml(render_openapi())
     validate(document)
     paths = {p: ops for p, ops in document["paths"].items() if p.startswith("/api/mhing")}
     assert set(paths) == {"/api/mhing/score", "/api/mhing/waits", "/api/mhing/points", "/api/mhing/claims"}

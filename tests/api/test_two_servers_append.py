@@ -13,13 +13,12 @@ from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.db.migrate import upgrade
 from api.http.context import store
 from api.rules.registry import get_game
 from api.rules.replay import replay
 from tests.api.table_client import four_players
 from tests.api.test_concurrency import pick_event
-from tests.conftest import make_test_app
+from tests.conftest import make_test_app, migrated_sqlite
 
 
 def _post(app: Flask, table_id: str, token: str, version: int, event: dict[str, Any]) -> Any:
@@ -64,8 +63,7 @@ def test_a_server_that_wrote_version_1_refuses_it_once_the_other_wrote_version_2
 @given(seed=st.integers(0, 2**32 - 1))
 def test_appends_spread_over_two_servers_with_stale_versions_keep_the_log_true(seed: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        url = f"sqlite:///{Path(folder) / 'two.sqlite3'}"
-        upgrade(url)
+        url = migrated_sqlite(Path(folder) / "two.sqlite3")
         _play_on_two_servers([make_test_app(url), make_test_app(url)], random.Random(seed))
 
 

@@ -10,12 +10,11 @@ import subprocess
 from typing import Any
 
 import jsonschema
-import yaml
 
-from tests.conftest import ROOT
 from tests.contract.test_vocabulary import json_schema
+from tests.openapi_document import openapi_document
 
-DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+DOC = openapi_document()
 COMPONENTS = json_schema(DOC["components"])
 OPERATIONS = [
     (path, method, operation)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
 from flask.testing import FlaskClient
 
-from tests.conftest import ROOT
+from tests.openapi_document import openapi_document
 
-DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+DOC = openapi_document()
 OPERATIONS = {
     op["operationId"]: (path, method, op)
     for path, item in DOC["paths"].items()

@@ -11,16 +11,15 @@ import random
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api.http.problem_codes import COMMITTED, GAME_FOLDERS, read_catalog, refusals
 from api.rules.errors import RuleError
-from tests.conftest import ROOT
 from tests.contract.test_vocabulary import games, spoil, state_before
+from tests.openapi_document import openapi_document
 
-DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+DOC = openapi_document()
 CATALOG = json.loads(COMMITTED.read_text())
 
 

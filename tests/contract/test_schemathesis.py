@@ -7,20 +7,33 @@ allow) is answered 409/422 with its rule code: documented, and accepted here as 
 from __future__ import annotations
 
 import tempfile
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
+from flask import Flask
 from hypothesis import HealthCheck, settings
+from schemathesis.checks import load_all_checks
 from schemathesis.config._checks import PositiveDataAcceptanceConfig
+from schemathesis.generation.feedback import FeedbackSources
+from schemathesis.pytest._test_builder import build_operation_test
+from schemathesis.python._constants.orchestrator import make_constants_value_source
 from schemathesis.specs.openapi.checks import ignored_auth, negative_data_rejection
 
-from api.db.migrate import upgrade
-from tests.conftest import make_test_app
+from tests.conftest import make_test_app, migrated_sqlite
+from tests.openapi_document import openapi_document, openapi_document_copy
 
-_database = Path(tempfile.mkdtemp(prefix="kibitz-contract-")) / "contract.sqlite3"
-upgrade(f"sqlite:///{_database}")
-app = make_test_app(f"sqlite:///{_database}")
+SERVED = "/api/openapi.json"
+
+
+@cache
+def contract_app() -> Flask:
+    """The app under test on its own SQLite file, made on the first request (not at import: every
+    collection of the suite paid for a migrated database and an app)."""
+    folder = Path(tempfile.mkdtemp(prefix="kibitz-contract-"))
+    return make_test_app(migrated_sqlite(folder / "contract.sqlite3"))
 
 
 def uncompressed(environ: dict[str, Any], start_response: Any) -> Any:
@@ -28,15 +41,31 @@ def uncompressed(environ: dict[str, Any], start_response: Any) -> Any:
     requests' default `Accept-Encoding` but never decodes the answer. (Compressed answers are
     checked through gunicorn: tests/api/test_compression.py.)"""
     environ["HTTP_ACCEPT_ENCODING"] = "identity"
-    return app(environ, start_response)
+    return contract_app()(environ, start_response)
 
 
-schema = schemathesis.openapi.from_wsgi("/api/openapi.json", uncompressed)
-# Rule refusals of schema-valid requests are part of the contract (documented 409/422 with a code);
-# `valid_is_never_malformed` below keeps 400 and 422 `invalid-request` out of that allowance.
-schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(
-    expected_statuses=["2xx", "304", "401", "403", "404", "409", "422", "429"]
-)
+def configure(config: schemathesis.config.SchemathesisConfig) -> None:
+    """The same configuration on every schema this module fuzzes."""
+    # Rule refusals of schema-valid requests are part of the contract (documented 409/422 with a code);
+    # `valid_is_never_malformed` below keeps 400 and 422 `invalid-request` out of that allowance.
+    config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(
+        expected_statuses=["2xx", "304", "401", "403", "404", "409", "422", "429"]
+    )
+
+
+# The committed document (already parsed for the other contract tests), which
+# `test_the_fuzzed_document_is_the_served_one` proves is exactly what the app serves.
+schema = schemathesis.openapi.from_dict(openapi_document_copy())
+schema.app = uncompressed
+schema.location = SERVED
+configure(schema.config)
+
+
+def test_the_fuzzed_document_is_the_served_one() -> None:
+    """What is fuzzed is what an integrator downloads (tests/api/test_openapi.py ties the committed
+    file to the schemas)."""
+    served = contract_app().test_client().get(SERVED)
+    assert served.status_code == 200 and served.get_json() == openapi_document()
 
 
 def valid_is_never_malformed(ctx: Any, response: Any, case: schemathesis.Case) -> None:
@@ -53,19 +82,51 @@ def valid_is_never_malformed(ctx: Any, response: Any, case: schemathesis.Case) -
 EXAMPLES_PER_OPERATION = 80
 
 
-@schema.parametrize()
-@settings(
-    max_examples=EXAMPLES_PER_OPERATION,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-)
-def test_every_operation_honours_the_contract(case: schemathesis.Case) -> None:
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+OPERATIONS = [
+    (method.upper(), path)
+    for path, item in openapi_document()["paths"].items()
+    for method in item
+    if method in HTTP_METHODS
+]
+
+
+def honours_the_contract(case: schemathesis.Case) -> None:
     excluded = []
     if case.operation.label == "POST /api/verify":
         # Verifying answers a record that breaks its format with 200 `valid: false` and the reason:
         # that is its job, not a refusal of the request.
         excluded.append(negative_data_rejection)
     case.call_and_validate(excluded_checks=excluded, additional_checks=[valid_is_never_malformed])
+
+
+@cache
+def feedback() -> FeedbackSources:
+    """What schemathesis' own pytest collection gives every operation of a schema."""
+    return FeedbackSources(constants_value_source=make_constants_value_source(schema))
+
+
+@pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
+def test_every_operation_honours_the_contract(method: str, path: str) -> None:
+    """One test per operation, with every phase schemathesis' `schema.parametrize()` runs (explicit
+    examples, coverage cases, fuzzing). Built here, not by `schema.parametrize()`: that builds every
+    operation's examples and coverage cases while *collecting* (~1 s of CPU each), which was most of
+    the suite's collection time and which every parallel worker paid again. (Its lazy loader,
+    `schemathesis.pytest.from_fixture`, fails under pytest 9.)"""
+    load_all_checks()
+    test = build_operation_test(
+        config=schema.config,
+        operation=schema[path][method],
+        test_func=honours_the_contract,
+        given_kwargs={},
+        feedback=feedback(),
+        explicit_settings=settings(
+            max_examples=EXAMPLES_PER_OPERATION,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )
+    test()
 
 
 CALLS: list[tuple[str, int]] = []

@@ -11,15 +11,14 @@ import httpx
 import jsonschema
 import pytest
 import requests
-import yaml
 from httpx_sse import connect_sse
 
-from tests.conftest import ROOT
 from tests.contract.test_vocabulary import json_schema
+from tests.openapi_document import openapi_document
 
 pytestmark = pytest.mark.gunicorn
 
-DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+DOC = openapi_document()
 MESSAGE = jsonschema.Draft7Validator(
     {"$ref": "#/components/schemas/TableStreamMessage", "components": json_schema(DOC["components"])}
 )

@@ -12,7 +12,6 @@ from typing import Any
 
 import jsonschema
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,9 +20,9 @@ from api.rules.referee import rules_view
 from api.rules.registry import get_game
 from api.rules.replay import advance
 from tests.browser.test_referee_differential import WholeGame, whole_games
-from tests.conftest import ROOT
+from tests.openapi_document import openapi_document
 
-DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+DOC = openapi_document()
 
 
 def json_schema(node: Any) -> Any:

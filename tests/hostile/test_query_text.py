@@ -8,13 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import yaml
 from flask.testing import FlaskClient
 
 from tests.api.table_client import four_players
-from tests.conftest import ROOT
+from tests.openapi_document import openapi_document
 
-DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+DOC = openapi_document()
 
 
 def text_queries() -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ outside its stage is refused with a reason."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
@@ -16,7 +17,10 @@ from api.rules.replay import advance
 from tests.rules.magellan_corpus import recorded
 
 
+@cache
 def corpus_steps() -> list[tuple[MagellanState, dict[str, Any]]]:
+    """Every recorded state with the event played on it; replayed on first use, not at import
+    (collecting the suite paid ~5 s for it)."""
     steps = []
     for game in recorded():
         states = [
@@ -29,11 +33,8 @@ def corpus_steps() -> list[tuple[MagellanState, dict[str, Any]]]:
     return steps
 
 
-STEPS = corpus_steps()
-
-
 def test_the_declaration_is_exactly_what_games_use() -> None:
-    used = {(state.stage, event["type"]) for state, event in STEPS}
+    used = {(state.stage, event["type"]) for state, event in corpus_steps()}
     declared = {(stage, kind) for stage, declared in FLOW.items() for kind in declared.accepts}
     anytime = {(stage, kind) for stage, kind in used if kind in ANY_STAGE}
     assert used - anytime <= declared, "an event accepted outside the declared flow"
@@ -41,7 +42,7 @@ def test_the_declaration_is_exactly_what_games_use() -> None:
 
 
 def test_legal_actions_offer_only_what_the_stage_accepts() -> None:
-    for state, _ in STEPS[::7]:
+    for state, _ in corpus_steps()[::7]:
         legal = MAGELLAN.legal_actions(state)
         offered = {a["type"] for actor in legal["actors"] for a in actor["actions"]}
         assert offered <= set(FLOW[state.stage].accepts) | set(ANY_STAGE), (state.stage, offered)
@@ -49,7 +50,7 @@ def test_legal_actions_offer_only_what_the_stage_accepts() -> None:
 
 @pytest.mark.parametrize("stage", [s for s in FLOW if s != "finished"])
 def test_an_event_outside_its_stage_is_refused(stage: str) -> None:
-    state, played = next((s, e) for s, e in STEPS if s.stage == stage)
+    state, played = next((s, e) for s, e in corpus_steps() if s.stage == stage)
     for kind in set(HANDLERS) - set(FLOW[stage].accepts) - set(ANY_STAGE):
         with pytest.raises(RuleError) as refused:
             MAGELLAN.apply(state, {**played, "type": kind})
