@@ -74,7 +74,8 @@ def _text_pattern() -> str:
     e = f"[^\\u0000-\\u{text.SYMBOLS_FROM - 1:04x}\\u{text.SYMBOLS_TO + 1:04x}-\\ud7ff\\ue000-\\uffff]"
     n = f"(?!{e})[^{bases}{symbols}\\ud800-\\udfff]"
     m = f"[{mark}]{{0,{text.MAX_MARKS}}}"
-    return f"^[{space}]*(?:(?:{n}|{e}(?:{m}\\u200d{e})*){m}[{space}]*)+$"
+    # The end is `(?![\\s\\S])`, not `$`: Python's `$` also matches before a final newline.
+    return f"^[{space}]*(?:(?:{n}|{e}(?:{m}\\u200d{e})*){m}[{space}]*)+(?![\\s\\S])"
 
 
 TEXT_PATTERN = _text_pattern()
