@@ -53,6 +53,17 @@ export function chart({ title, kind, labels, series, testid, xLabel = "" }) {
   return figure;
 }
 
+/**
+ * `text` cut to at most `most` characters as people count them (graphemes: an emoji sequence or a
+ * letter with its marks is one), with an ellipsis when cut.
+ * @param {string} text
+ * @param {number} most
+ */
+export function shorten(text, most) {
+  const parts = [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].map((s) => s.segment);
+  return parts.length <= Math.max(most, 2) ? text : `${parts.slice(0, Math.max(most, 2) - 1).join("")}…`;
+}
+
 async function draw(plot, figure, { kind, labels, series, xLabel }) {
   const U = await uPlot();
   await new Promise((resolve) => requestAnimationFrame(resolve)); // laid out: the width is known
@@ -67,7 +78,8 @@ async function draw(plot, figure, { kind, labels, series, xLabel }) {
     scales: { x: { time: false, range: kind === "bars" ? [-0.6, labels.length - 0.4] : undefined } },
     axes: [
       {
-        values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && labels[v] !== undefined ? String(labels[v]) : "")),
+        // Canvas text does not wrap: a long name is cut to its share of the width (the data table has it whole).
+        values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && labels[v] !== undefined ? shorten(String(labels[v]), Math.floor(width / labels.length / 9)) : "")),
         gap: 4,
         size: 36,
       },
