@@ -32,8 +32,8 @@ TEXT_RULE = (
     "invisible formatting characters (Unicode Cf: bidi controls, zero-width spaces, soft hyphens, "
     "tags; Hangul fillers), save a zero-width joiner U+200D between two symbols (U+2190 to U+2BFF or "
     "beyond U+FFFF, each with its marks) as in emoji sequences (400 `format-character`); with a "
-    "combining mark first, after a space or more than 3 in a row (400 `combining-marks`). Lengths "
-    "count characters (code points) as sent and as stored. The pattern says this for the Basic "
+    "combining mark first, after a space or more than 3 in a row (400 `combining-marks`), as sent. "
+    "Lengths count characters (code points) as sent and as stored. The pattern says this for the Basic "
     "Multilingual Plane; format characters and combining marks beyond it are refused the same."
 )
 
