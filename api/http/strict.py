@@ -61,7 +61,7 @@ def _text_pattern() -> str:
     them as symbols (E) here, so the two agree; the astral Cf and marks the server refuses are left
     out (a range of surrogate pairs is no valid regex). Unambiguous, so checking it never backtracks
     far: a unit starts with a symbol (E, which a joiner may chain) or another visible character (N,
-    not a symbol: the lookahead keeps Python's astral code points out of N)."""
+    not a symbol: the lookahead keeps Python's astral code points and ECMA's surrogates out of N)."""
     symbols = f"\\u{text.SYMBOLS_FROM:04x}-\\u{text.SYMBOLS_TO:04x}"
 
     def refused(char: str) -> bool:
@@ -72,7 +72,7 @@ def _text_pattern() -> str:
     mark = _class(text.is_mark)
     bases = _class(refused)
     e = f"[^\\u0000-\\u{text.SYMBOLS_FROM - 1:04x}\\u{text.SYMBOLS_TO + 1:04x}-\\ud7ff\\ue000-\\uffff]"
-    n = f"(?!{e})[^{bases}{symbols}\\ud800-\\udfff]"
+    n = f"(?!{e})[^{bases}{symbols}]"  # no surrogate range: Rust-based validators refuse one
     m = f"[{mark}]{{0,{text.MAX_MARKS}}}"
     # The end is `(?![\\s\\S])`, not `$`: Python's `$` also matches before a final newline.
     return f"^[{space}]*(?:(?:{n}|{e}(?:{m}\\u200d{e})*){m}[{space}]*)+(?![\\s\\S])"

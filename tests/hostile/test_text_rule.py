@@ -268,3 +268,11 @@ def test_javascript_reads_the_pattern_as_python_does() -> None:
     )
     answer = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
     assert json.loads(answer.stdout) == [PATTERN.search(s) is not None for s in samples]
+
+
+def test_the_contract_fuzzer_keeps_the_pattern() -> None:
+    """Schemathesis drops a pattern its Rust-based validator cannot compile (a surrogate range is one)
+    and then sends any text as valid: the pattern must be kept whole."""
+    from schemathesis.core.jsonschema.patterns import enforced_pattern
+
+    assert enforced_pattern(TEXT_PATTERN) == TEXT_PATTERN
