@@ -32,7 +32,8 @@ TEXT_RULE = (
     "invisible formatting characters (Unicode Cf: bidi controls, zero-width spaces, soft hyphens, "
     "tags; Hangul fillers), save a zero-width joiner U+200D between two symbols (U+2190 to U+2BFF or "
     "beyond U+FFFF, each with its marks) as in emoji sequences (400 `format-character`); with a "
-    "combining mark first, after a space or more than 3 in a row (400 `combining-marks`), as sent. "
+    "combining mark first, after a space or more than 3 in a row (400 `combining-marks`; 422 when only "
+    "the NFC form has 4, a Tibetan vowel sign split in two). "
     "Lengths count characters (code points) as sent and as stored. The pattern says this for the Basic "
     "Multilingual Plane; format characters and combining marks beyond it are refused the same."
 )
@@ -83,6 +84,8 @@ TEXT_PATTERN = _text_pattern()
 
 def refusal(error: text.TextRefused) -> ApiProblem:
     """The rule's refusal as an answer: 400 with its code (each spelt out for the code catalog)."""
+    if error.stored:  # the text as sent keeps the rule, its NFC form does not: no malformed request
+        return ApiProblem(422, "combining-marks", error.detail)
     if error.code == "combining-marks":
         return ApiProblem(400, "combining-marks", error.detail)
     if error.code == "format-character":

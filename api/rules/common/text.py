@@ -40,10 +40,11 @@ class TextRefused(ValueError):
     """A text the rule refuses: `code` as the HTTP answer names it, `detail` in English (the catalogs
     say it in other languages)."""
 
-    def __init__(self, code: str, detail: str) -> None:
+    def __init__(self, code: str, detail: str, *, stored: bool = False) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.stored = stored  # only the NFC form breaks the rule (the text as sent keeps it)
 
 
 # term(): the sentences are extracted into the message catalogs (devtools.messages).
@@ -84,12 +85,18 @@ def is_symbol(char: str) -> bool:
 
 
 def free_text(raw: str) -> str:
-    """`raw` as stored (NFC, trimmed), or TextRefused. The rule reads the text as sent, as the
-    document's pattern does: NFC brings no control or format character, and the marks it may add
-    (a Tibetan vowel sign that decomposes into two) stay harmless. Lengths are the field's own
-    business."""
+    """`raw` as stored (NFC, trimmed), or TextRefused. The rule holds for the text as sent (what the
+    document's pattern reads) and as stored: NFC brings no control or format character, but may
+    split a Tibetan vowel sign into two marks, so a text the pattern allows can break the marks
+    bound once stored (TextRefused with `stored`; the HTTP answer is then 422, never 400 for a
+    text the document calls valid). Lengths are the field's own business."""
     check(raw)
-    return unicodedata.normalize("NFC", raw).strip()
+    text = unicodedata.normalize("NFC", raw).strip()
+    try:
+        check(text)
+    except TextRefused as error:
+        raise TextRefused(error.code, error.detail, stored=True) from None
+    return text
 
 
 def check(text: str) -> None:
