@@ -32,7 +32,7 @@ from api.groups.store import GroupRow, GroupStore, Membership, group_key
 from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
 from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
-from api.http.strict import CREATION_KEY_RULES, MIN_CREATION_KEY, Name, creation_key
+from api.http.strict import CREATION_KEY_RULES, MIN_CREATION_KEY, FreeText, creation_key
 from api.tables.changes import ChangeFeed
 from api.tables.record import build_record, spreadsheet_safe
 
@@ -90,18 +90,18 @@ class GroupPlayerSchema(Schema):
         validate=validate.Length(max=16),
         metadata={"description": "Given by the server; send it back to keep the player (omit for a new one)"},
     )
-    name = Name(required=True, validate=validate.Length(min=1, max=40))
-    colour = fields.String(
+    name = FreeText(max_length=40, required=True, metadata={"description": "The player's name."})
+    colour = FreeText(
+        max_length=20,
         load_default=None,
         allow_none=True,
-        validate=validate.Length(max=20),
-        metadata={"description": "e.g. `red`"},
+        metadata={"description": "e.g. `red`; null for none."},
     )
-    emoji = fields.String(
+    emoji = FreeText(  # 16: the longest emoji sequence (a kiss with two skin tones) has 10
+        max_length=16,
         load_default=None,
         allow_none=True,
-        validate=validate.Length(max=8),
-        metadata={"description": "An emoji or initials shown with the name"},
+        metadata={"description": "An emoji or initials shown with the name; null for none."},
     )
 
 
@@ -109,7 +109,7 @@ class GroupPlayerOutSchema(GroupPlayerSchema):
     id = fields.String(required=True)
 
 
-GROUP_NAME = Name(required=True, validate=validate.Length(min=1, max=80))
+GROUP_NAME = FreeText(max_length=80, required=True, metadata={"description": "The group's name."})
 
 
 class GroupCreateSchema(Schema):

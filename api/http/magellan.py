@@ -8,7 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from api.http.strict import Name
+from api.http.strict import FreeText
 from api.rules.errors import InvalidSetup, MalformedEvent
 from api.rules.magellan.constants import EXPLORERS, MONEY_VALUES, PARTS
 from api.rules.magellan.pizarro import odds
@@ -69,7 +69,7 @@ class MagellanPizarroSchema(Schema):
 
 
 class MagellanScorePlayerSchema(Schema):
-    name = Name(required=True, validate=validate.Length(min=1, max=40))
+    name = FreeText(max_length=40, required=True, metadata={"description": "The player's name."})
     ships = fields.List(fields.Nested(MagellanShipSchema), load_default=list, validate=validate.Length(max=6))
     money = fields.List(MONEY, load_default=list, metadata={"description": "Money cards left in hand"})
     magellan_piles = fields.List(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from api.http.problem_codes import catalog
-from api.http.strict import Name
+from api.http.strict import FreeText
 from api.rules.registry import GAMES
 
 MAX_SEED = 2**62
@@ -46,7 +46,7 @@ class ProblemSchema(Schema):
 
 
 class PlayerSetupSchema(Schema):
-    name = Name(required=True, validate=validate.Length(min=1, max=40))
+    name = FreeText(max_length=40, required=True, metadata={"description": "The player's name."})
     colours = fields.List(
         fields.String(validate=validate.Length(min=1, max=20)),
         validate=validate.Length(max=2),

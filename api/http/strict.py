@@ -6,13 +6,15 @@ import json
 import math
 import string
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, ValidationError, fields, validate
 from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.errors import ApiProblem
+from api.rules.common import text
 
 
 class StrictBoolean(fields.Boolean):
@@ -24,22 +26,25 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-NAME_RULES = (
-    "Stored in Unicode NFC; refused (400 `format-character`) with invisible formatting characters "
-    "(Unicode category Cf: bidi overrides, zero-width spaces and joiners; the pattern lists those of the "
-    "Basic Multilingual Plane, the few beyond it such as tag characters are refused too)."
+TEXT_RULE = (
+    "Stored in Unicode NFC with spaces trimmed from both ends; at least one visible character. "
+    "Refused with control characters, tab and line breaks included (400 `control-character`); with "
+    "invisible formatting characters (Unicode Cf: bidi controls, zero-width spaces, soft hyphens, "
+    "tags; Hangul fillers), save a zero-width joiner U+200D between two symbols (U+2190 to U+2BFF or "
+    "beyond U+FFFF, each with its marks) as in emoji sequences (400 `format-character`); with a "
+    "combining mark first, after a space or more than 3 in a row (400 `combining-marks`; 422 when only "
+    "the NFC form has 4, a Tibetan vowel sign split in two). "
+    "Lengths count characters (code points) as sent and as stored. The pattern says this for the Basic "
+    "Multilingual Plane; format characters and combining marks beyond it are refused the same."
 )
 
 
-def _format_characters() -> str:
-    """Unicode category Cf of the Basic Multilingual Plane as the inside of a regex character class
-    (\\u escapes), so the document says which names are refused. The few beyond it (U+110BD, tags …)
-    are left out of the pattern: an ECMA-262 pattern without the `u` flag, as OpenAPI validators and
-    generators read it, sees them as surrogate pairs, and a range of those is no valid regex. The
-    server refuses them all the same (NAME_RULES says so)."""
+def _class(test: Callable[[str], bool], stop: int = 0x10000) -> str:
+    """The BMP code points `test` holds for, as the inside of a regex character class (\\u escapes,
+    read alike by ECMA-262 without the `u` flag and by Python's re)."""
     ranges: list[tuple[int, int]] = []
-    for code in range(0x10000):
-        if unicodedata.category(chr(code)) == "Cf":
+    for code in range(stop):
+        if test(chr(code)):
             if ranges and ranges[-1][1] == code - 1:
                 ranges[-1] = (ranges[-1][0], code)
             else:
@@ -51,31 +56,72 @@ def _format_characters() -> str:
     return "".join(char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in ranges)
 
 
-FORMAT_CHARACTERS = _format_characters()
-# One character of a name: no control character (api.http.strict refuses them everywhere), no Cf.
-NAME_CHARACTER = rf"[^\u0000-\u001f\u007f-\u009f{FORMAT_CHARACTERS}]"
-NAME_PATTERN = rf"^{NAME_CHARACTER}*$"
+def _text_pattern() -> str:
+    """api.rules.common.text as a regular expression, built from the same tests. Astral code points
+    are one character to Python and a surrogate pair to ECMA-262 without the `u` flag: both read
+    them as symbols (E) here, so the two agree; the astral Cf and marks the server refuses are left
+    out (a range of surrogate pairs is no valid regex). Unambiguous, so checking it never backtracks
+    far: a unit starts with a symbol (E, which a joiner may chain) or another visible character (N,
+    not a symbol: the lookahead keeps Python's astral code points and ECMA's surrogates out of N)."""
+    symbols = f"\\u{text.SYMBOLS_FROM:04x}-\\u{text.SYMBOLS_TO:04x}"
+
+    def refused(char: str) -> bool:
+        return text.is_control(char) or text.is_invisible(char) or text.is_mark(char) or text.is_space(char)
+
+    assert not any(refused(chr(c)) for c in range(text.SYMBOLS_FROM, text.SYMBOLS_TO + 1))
+    space = _class(text.is_space)
+    mark = _class(text.is_mark)
+    bases = _class(refused)
+    e = f"[^\\u0000-\\u{text.SYMBOLS_FROM - 1:04x}\\u{text.SYMBOLS_TO + 1:04x}-\\ud7ff\\ue000-\\uffff]"
+    n = f"(?!{e})[^{bases}{symbols}]"  # no surrogate range: Rust-based validators refuse one
+    m = f"[{mark}]{{0,{text.MAX_MARKS}}}"
+    # The end is `(?![\\s\\S])`, not `$`: Python's `$` also matches before a final newline.
+    return f"^[{space}]*(?:(?:{n}|{e}(?:{m}\\u200d{e})*){m}[{space}]*)+(?![\\s\\S])"
 
 
-class Name(fields.String):
-    """A name people read (a player, a sheet): stored in Unicode NFC, so one name typed on two phones
-    is one name, and refused with format characters (category Cf: bidi overrides that run text
-    backwards in a CSV, zero-width characters that make two seats look alike)."""
+TEXT_PATTERN = _text_pattern()
 
-    def __init__(self, **kwargs: Any) -> None:
-        metadata = {"description": NAME_RULES, "pattern": NAME_PATTERN, **kwargs.pop("metadata", {})}
-        super().__init__(metadata=metadata, **kwargs)
+
+def refusal(error: text.TextRefused) -> ApiProblem:
+    """The rule's refusal as an answer: 400 with its code (each spelt out for the code catalog)."""
+    if error.stored:  # the text as sent keeps the rule, its NFC form does not: no malformed request
+        return ApiProblem(422, "combining-marks", error.detail)
+    if error.code == "combining-marks":
+        return ApiProblem(400, "combining-marks", error.detail)
+    if error.code == "format-character":
+        return ApiProblem(400, "format-character", error.detail)
+    return ApiProblem(400, "control-character", error.detail)
+
+
+class FreeText(fields.String):
+    """Text a person types and people read (a player's or group's name, an emoji, a colour, a sheet's
+    name or edition): one rule for all (api.rules.common.text), the same words and pattern in the
+    document for each, and `min_length` to `max_length` characters as sent and as stored."""
+
+    def __init__(self, *, max_length: int, min_length: int = 1, **kwargs: Any) -> None:
+        metadata = dict(kwargs.pop("metadata", {}))
+        what = metadata.pop("description", "")
+        metadata["description"] = f"{what} {TEXT_RULE}".strip() if what else TEXT_RULE
+        metadata.setdefault("pattern", TEXT_PATTERN)
+        self.max_length = max_length
+        validators = [validate.Length(min=min_length, max=max_length), *_listed(kwargs.pop("validate", None))]
+        super().__init__(metadata=metadata, validate=validators, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        text = unicodedata.normalize("NFC", super()._deserialize(value, attr, data, **kwargs))
-        if any(unicodedata.category(c) == "Cf" for c in text):
-            raise ApiProblem(
-                400,
-                "format-character",
-                "Names must not contain invisible formatting characters "
-                "(such as right-to-left marks or zero-width spaces).",
-            )
-        return text
+        raw = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            stored = text.free_text(raw)
+        except text.TextRefused as error:
+            raise refusal(error) from None
+        if len(raw) > self.max_length:  # as sent: the document's maxLength counts what is sent
+            raise ValidationError(f"Longer than maximum length {self.max_length}.")
+        return stored
+
+
+def _listed(validators: Any) -> list[Any]:
+    if validators is None:
+        return []
+    return list(validators) if isinstance(validators, (list, tuple)) else [validators]
 
 
 # -- JSON bodies: limits checked before any schema or rule sees the data --------------------------

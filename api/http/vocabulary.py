@@ -16,7 +16,7 @@ from apispec import APISpec
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http import view_schemas as views
-from api.http.strict import FORMAT_CHARACTERS, NAME_CHARACTER
+from api.http.strict import TEXT_PATTERN, TEXT_RULE
 from api.rules.common import events as common
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
 from api.rules.mahe.constants import TURTLE_COLOURS
@@ -260,10 +260,9 @@ def resolve_refs(node: Any) -> Any:
     return node
 
 
-TEXT = NAME_CHARACTER  # no control or format character (api.http.strict.Name)
-NAME = {"type": "string", "minLength": 1, "maxLength": 40,
-        "pattern": rf"^{TEXT}*[^\s\u0000-\u001f\u007f-\u009f{FORMAT_CHARACTERS}]{TEXT}*$",
-        "description": "The player's name (not only spaces)"}  # fmt: skip
+# The player's name as api.http.schemas.PlayerSetupSchema has it (api.http.strict.FreeText).
+NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": TEXT_PATTERN,
+        "description": f"The player's name. {TEXT_RULE}"}  # fmt: skip
 
 
 def register_creation(spec: APISpec) -> None:

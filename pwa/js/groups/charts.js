@@ -79,13 +79,25 @@ export function chart({ title, kind, labels, series, testid, xLabel = "" }) {
   return figure;
 }
 
+/**
+ * `text` cut to at most `most` characters as people count them (graphemes: an emoji sequence or a
+ * letter with its marks is one), with an ellipsis when cut.
+ * @param {string} text
+ * @param {number} most
+ */
+export function shorten(text, most) {
+  const parts = [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].map((s) => s.segment);
+  return parts.length <= Math.max(most, 2) ? text : `${parts.slice(0, Math.max(most, 2) - 1).join("")}…`;
+}
+
 async function draw(plot, figure, { kind, labels, series, xLabel }) {
   const U = await uPlot();
   await new Promise((resolve) => requestAnimationFrame(resolve)); // laid out: the width is known
   const width = Math.max(260, Math.min(plot.clientWidth || figure.clientWidth || 320, 640));
   const xs = labels.map((_, i) => i);
   const bars = kind === "bars" ? U.paths.bars({ size: [0.7 / Math.max(1, series.length), 60], align: 0 }) : undefined;
-  const names = labels.map(String);
+  // Canvas text does not wrap: a long name is cut (the data table has it whole), then laid out.
+  const names = labels.map((label) => shorten(String(label), 14));
   const yWidth = Math.ceil(Math.max(28, ...series.flatMap((s) => s.values).filter((v) => v !== null).map((v) => textWidth(number(v)))) + 14);
   const x = xAxisLayout(names, width - yWidth - 8);
   plot.dataset.xEvery = String(x.every);

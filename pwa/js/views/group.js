@@ -394,7 +394,7 @@ export async function mountGroup(container, { params, query }) {
           name.addEventListener("input", () => {
             p.name = name.value;
           });
-          const emoji = h("input", { type: "text", class: "input input-short", testid: `edit-emoji-${i}`, maxlength: 8, value: p.emoji || "", "aria-label": t("group.emoji"), placeholder: "🙂" });
+          const emoji = h("input", { type: "text", class: "input input-short", testid: `edit-emoji-${i}`, maxlength: 16, value: p.emoji || "", "aria-label": t("group.emoji"), placeholder: "🙂" });
           emoji.addEventListener("input", () => {
             p.emoji = emoji.value || null;
           });
