@@ -203,8 +203,7 @@ def spend_publish_budget(tag: str) -> None:
         raise ApiProblem(
             429,
             "publish-budget-spent",
-            f"Your address has published as many new board sheets as it may for now; try again in "
-            f"{wait} seconds.",
+            f"Your address has published as many new board sheets as it may for now; try again in {wait} seconds.",  # noqa: E501 - one f-string: the catalog extractor leaves it whole
             headers={"Retry-After": str(wait)},
         )
 
