@@ -165,7 +165,7 @@ def group_examples() -> dict[str, Any]:
             "game": "mahe",
             "lines": [[0, 5, 5, 31], [0, 0, 12, 24], [3, 3, 19, 19]],
         },
-        "getGroupHistory": {"entries": [entry]},
+        "getGroupHistory": {"entries": [entry], "next_before": None, "next": None},
         "getGroupStats": stats,
         "getGroupHeadToHead": {
             "a": seats[0],
@@ -187,6 +187,8 @@ def group_examples() -> dict[str, Any]:
             "history": [entry],
             "statistics": stats,
             "records": [],
+            "next_after": None,
+            "next": None,
         },
     }
 
@@ -329,6 +331,8 @@ def response_examples() -> dict[str, Any]:
             "status": "ok",
             "streams": {"streams": 0, "tables": 0, "reads": 0, "renders": 0, "handed_back": 0},
         },
+        "getLiveness": {"status": "ok"},
+        "getReadiness": {"status": "ok", "schema": "0014"},
         **group_examples(),
         **next_table_examples(),
         "listGames": [
