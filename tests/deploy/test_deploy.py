@@ -19,14 +19,17 @@ import subprocess
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import requests
 
 from docs.verify_record import check
 from tests.deploy.conftest import Deployment
+
+T = TypeVar("T")
 
 pytestmark = pytest.mark.deploy
 
@@ -37,6 +40,25 @@ PLAYERS = [
     {"name": "Andrea", "colours": ["green"]},
 ]
 
+
+def in_own_thread(work: Callable[[], T]) -> T:
+    """Run `work` in a fresh thread and hand back its result or raise its error there: asyncio.run
+    and Playwright's sync API refuse to start where an event loop already runs (a test worker that
+    ran the browser suite before keeps Playwright's loop running in its main thread)."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]  # type: ignore[no-any-return]
 
 def create_table(base: str) -> dict[str, Any]:
     body = {"game": "mahe", "players": PLAYERS, "options": {"chance": "physical"}}
@@ -384,7 +406,7 @@ def test_a_hall_behind_one_address_and_a_hostile_client(deployment: Deployment) 
         return seen, statuses, hostile_statuses
 
     started = time.monotonic()
-    seen, statuses, hostile_statuses = asyncio.run(hall())
+    seen, statuses, hostile_statuses = in_own_thread(lambda: asyncio.run(hall()))
     served = sorted(statuses.values())
     assert served == [200] * 300, {s: served.count(s) for s in set(served)}
     behind = [n for n in range(300) if seen.get(n, -1) < 5]
@@ -435,39 +457,44 @@ def test_chromium_over_https_installs_the_app_and_plays_offline_and_back(
         timeout=10,
     ).json()
     link = f"{deployment.public}{created['join_path']}"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
-            env={**os.environ, "HOME": str(home)},
-        )
-        try:
-            context = browser.new_context(**PHONE)
-            context.set_default_timeout(10_000)
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            open_local(page, link)  # the service worker is ready and holds the app and the referee
-            assert page.evaluate("window.isSecureContext")
-            assert page.evaluate("performance.getEntriesByType('navigation')[0].nextHopProtocol") == "h2"
-            scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
-            assert scope == f"{deployment.public}/"
-            expect(badge(page)).to_have_text("Online")
+    def play() -> None:
+        """In a thread of its own: a worker that ran the browser suite before holds a running
+        Playwright loop in its main thread, and the sync API refuses to start inside it."""
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM,
+                headless=True,
+                args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
+                env={**os.environ, "HOME": str(home)},
+            )
+            try:
+                context = browser.new_context(**PHONE)
+                context.set_default_timeout(10_000)
+                page = context.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                open_local(page, link)  # the service worker is ready and holds the app and the referee
+                assert page.evaluate("window.isSecureContext")
+                assert page.evaluate("performance.getEntriesByType('navigation')[0].nextHopProtocol") == "h2"
+                scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+                assert scope == f"{deployment.public}/"
+                expect(badge(page)).to_have_text("Online")
 
-            context.set_offline(True)
-            expect(badge(page)).to_have_text("Offline")
-            for _ in range(6):
-                mahe_move(page)
-            expect(badge(page)).to_have_text("6 moves waiting to sync")
+                context.set_offline(True)
+                expect(badge(page)).to_have_text("Offline")
+                for _ in range(6):
+                    mahe_move(page)
+                expect(badge(page)).to_have_text("6 moves waiting to sync")
 
-            context.set_offline(False)
-            expect(badge(page)).to_have_text("Online", timeout=20_000)
-            kept = phone_log(page, created["id"])
-            log = requests.get(f"{deployment.base}/api/tables/{created['id']}/events", timeout=5).json()
-            assert kept["queue"] == []
-            assert [entry["event"] for entry in log["events"]] == kept["serverEvents"]
-            assert len(kept["serverEvents"]) == 6
-            assert not errors, errors
-        finally:
-            browser.close()
+                context.set_offline(False)
+                expect(badge(page)).to_have_text("Online", timeout=20_000)
+                kept = phone_log(page, created["id"])
+                log = requests.get(f"{deployment.base}/api/tables/{created['id']}/events", timeout=5).json()
+                assert kept["queue"] == []
+                assert [entry["event"] for entry in log["events"]] == kept["serverEvents"]
+                assert len(kept["serverEvents"]) == 6
+                assert not errors, errors
+            finally:
+                browser.close()
+
+    in_own_thread(play)
