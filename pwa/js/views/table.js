@@ -491,7 +491,11 @@ export async function mountTable(container, { params, query }) {
     const before = table;
     adopt(session.view, { own: reason !== "server" });
     const undone = reason === "server" ? session.takeNews() : null;
-    if (reason === "server" && table !== before && table.version > before.version) {
+    // While this phone's own entry is being sent, news from the server is that entry coming back
+    // (the answer to the write, or the live stream echoing it first): not another phone's. Another
+    // phone's entry in that moment makes the write itself fail (it names the version it saw).
+    const ownEcho = !!pending?.committing;
+    if (reason === "server" && !ownEcho && table !== before && table.version > before.version) {
       // Another phone's entry redrew the screen now: a tap in the next moment is asked about (named
       // when it is one entry and not an undo).
       const one = table.version === before.version + 1 && !undone;
