@@ -31,10 +31,10 @@ MAGELLAN_OPTIONS = (
 )
 
 
-def tap(page: Any, testid: str, phone: str) -> None:
+def tap(page: Any, testid: str, phone: str, timeout: float | None = None) -> None:
     """A counted tap: the test's one way to touch a phone."""
     TAPS[phone] += 1
-    page.get_by_test_id(testid).tap()
+    page.get_by_test_id(testid).tap(timeout=timeout)
 
 
 def table_of(page: Any) -> str:
@@ -88,10 +88,12 @@ def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: A
     # The only scans of the evening: the join code (a player's phone) and the read code (a watcher).
     tap(host, "share", "host")
     expect(host.get_by_test_id("qr-join")).to_have_attribute("data-drawn", "true")
-    expect(host.get_by_test_id("qr-view")).to_have_attribute("data-drawn", "true")
     scanner = new_phone()
     scanner.goto("about:blank")
     join_link = decode(scanner, host.get_by_test_id("qr-join").screenshot())
+    # One code on screen at a time (issue 33): the switch shows the read code.
+    tap(host, "qr-show-view", "host")
+    expect(host.get_by_test_id("qr-view")).to_have_attribute("data-drawn", "true")
     read_link = decode(scanner, host.get_by_test_id("qr-view").screenshot())
     dora_link = host.get_by_test_id("seat-link-3").get_attribute("data-link")  # sent to Dora's phone
     host.get_by_test_id("share-sheet").get_by_test_id("close").tap()
@@ -116,7 +118,9 @@ def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: A
     taps_before = Counter(TAPS)
 
     # Game 2: the host's Rematch. The two other phones are on it with no tap and no scan.
-    tap(host, "rematch", "host")
+    # Four phones' referees catch up with the end at once: on a busy machine the host's page may be
+    # busy for a while (its result drawn again once it is settled).
+    tap(host, "rematch", "host", timeout=30_000)
     host.wait_for_url(re.compile(rf"#/t/(?!{first})[\w-]{{16}}$"))
     second = table_of(host)
     on_table(player, second)

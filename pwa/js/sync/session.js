@@ -90,6 +90,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
   let closed = false;
   let localSince = null;
   let news = null;
+  let posting = 0; // this phone's own entries on their way to a server-refereed table
   let held = null; // the events the referee's copy of this table holds (always `shown` once local)
   let heldView = null; // and the referee's view of them
   /** @type {Promise<unknown>} */
@@ -331,8 +332,15 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
   async function recordEvent(event, key = api.newIdempotencyKey(), { seen = null } = {}) {
     if (mode !== "local") {
       if (record?.conflict) throw decideFirst();
-      const res = await api.postEvent(id, store.getToken(id), view.version, event, key);
-      serverChanged(res.table);
+      // The answer (or the stream, which may bring it first) is this phone's own entry, not
+      // another phone's: it must not count as news that redrew the screen under a tap (issue 33).
+      posting += 1;
+      try {
+        const res = await api.postEvent(id, store.getToken(id), view.version, event, key);
+        serverChanged(res.table);
+      } finally {
+        posting -= 1;
+      }
       return view;
     }
     const after = await exclusive(async () => {
@@ -369,7 +377,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       if (!view || table.version >= view.version) {
         view = table;
         serverView = table;
-        changed("server");
+        changed(posting ? "local" : "server");
       }
       return;
     }
