@@ -7,9 +7,6 @@ finish in one typed round, so finish → undo → finish is quick to script."""
 from __future__ import annotations
 
 import copy
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +20,7 @@ from api.db.migrate import upgrade
 from api.tables.chain import RecordKey
 from api.tables.record import signed_bytes
 from tests.api.table_client import TableDriver
+from tests.api.test_record_signature import run_offline as offline
 from tests.conftest import make_test_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,18 +49,6 @@ def verify(client: FlaskClient, record: dict[str, Any]) -> dict[str, Any]:
     return dict(answer.get_json())
 
 
-def offline(tmp_path: Path, record: dict[str, Any], key: dict[str, Any]) -> tuple[int, str]:
-    """docs/verify_record.py as a third party runs it: a file, the published key, no server."""
-    (tmp_path / "record.json").write_text(json.dumps(record), encoding="utf-8")
-    (tmp_path / "key.json").write_text(json.dumps(key), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), str(tmp_path / "record.json"), str(tmp_path / "key.json")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    return done.returncode, done.stdout
 
 
 def test_the_issue_eva_then_tom(client: FlaskClient, tmp_path: Path) -> None:

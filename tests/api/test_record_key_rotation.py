@@ -4,9 +4,6 @@ stored heads and exported records alike — keeps verifying, online and offline.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from flask.testing import FlaskClient
 
 from tests.api.table_client import TableDriver
+from tests.api.test_record_signature import run_offline as offline_run
 from tests.conftest import make_test_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,17 +24,6 @@ def typed(winner: int, points: int) -> dict[str, Any]:
     return {"type": "round_points", "winner": winner, "points": points, "discarder": None}
 
 
-def offline(tmp_path: Path, record: dict[str, Any], key: dict[str, Any]) -> int:
-    (tmp_path / "record.json").write_text(json.dumps(record), encoding="utf-8")
-    (tmp_path / "key.json").write_text(json.dumps(key), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), str(tmp_path / "record.json"), str(tmp_path / "key.json")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    return done.returncode
 
 
 def public_pem(private_path: Path, public_path: Path) -> Path:
@@ -95,3 +82,8 @@ def test_a_rotated_key_keeps_old_records_and_tables_verifying(
     forgetful: FlaskClient = make_test_app(sqlite_url).test_client()
     dropped = forgetful.post("/api/verify", json=old_record).get_json()
     assert not dropped["valid"] and dropped["currency"] == "unknown-table"
+
+
+def offline(tmp_path: Path, record: dict[str, Any], key: dict[str, Any]) -> int:
+    """The offline verifier's exit code (tests.api.test_record_signature runs it)."""
+    return offline_run(tmp_path, record, key)[0]

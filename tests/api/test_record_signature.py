@@ -29,8 +29,9 @@ def record(client: FlaskClient) -> dict[str, Any]:
     return copy.deepcopy(RECORD)
 
 
-def offline(tmp_path: Path, record: dict[str, Any], key: dict[str, Any]) -> tuple[int, str]:
-    """docs/verify_record.py, run as a third party would: a file, the published key, no server."""
+def run_offline(tmp_path: Path, record: dict[str, Any], key: dict[str, Any]) -> tuple[int, str]:
+    """docs/verify_record.py, run as a third party would: a file, the published key, no server;
+    its exit code and everything it printed."""
     (tmp_path / "record.json").write_text(json.dumps(record), encoding="utf-8")
     (tmp_path / "key.json").write_text(json.dumps(key), encoding="utf-8")
     done = subprocess.run(
@@ -40,7 +41,13 @@ def offline(tmp_path: Path, record: dict[str, Any], key: dict[str, Any]) -> tupl
         timeout=60,
         check=False,
     )
-    return done.returncode, done.stdout.split(":")[0]
+    return done.returncode, done.stdout
+
+
+def offline(tmp_path: Path, record: dict[str, Any], key: dict[str, Any]) -> tuple[int, str]:
+    """The verifier's exit code and its verdict word (what it printed before the first colon)."""
+    code, printed = run_offline(tmp_path, record, key)
+    return code, printed.split(":")[0]
 
 
 def recomputed(record: dict[str, Any]) -> dict[str, Any]:
