@@ -7,6 +7,7 @@ allow) is answered 409/422 with its rule code: documented, and accepted here as 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from schemathesis.python._constants.orchestrator import make_constants_value_sou
 from schemathesis.specs.openapi.checks import ignored_auth, negative_data_rejection
 
 from tests.conftest import make_test_app, migrated_sqlite
+from tests.contract.regex_strategies import remembered_regex_strategies
 from tests.openapi_document import openapi_document, openapi_document_copy
 
 SERVED = "/api/openapi.json"
@@ -127,6 +129,12 @@ def test_every_operation_honours_the_contract(method: str, path: str) -> None:
         ),
     )
     test()
+
+
+@pytest.fixture(autouse=True)
+def _one_strategy_per_pattern() -> Iterator[None]:
+    with remembered_regex_strategies():
+        yield
 
 
 CALLS: list[tuple[str, int]] = []
