@@ -198,7 +198,7 @@ def on_table(page: Any, table_id: str) -> None:
     expect(page.get_by_test_id("open-log")).to_be_visible(timeout=30_000)
 
 
-def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: Any) -> None:
+def test_an_evening_of_four_games_on_four_phones(live_server: str, new_phone: Any) -> None:
     created = requests.post(
         f"{live_server}/api/groups",
         json={"name": "Friday club", "players": [{"name": n} for n in NAMES]},
