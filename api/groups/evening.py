@@ -24,13 +24,13 @@ from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from sqlalchemy import Connection, and_, insert, select
+from sqlalchemy import Connection, and_, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from api.db.engine import read_connection, write_transaction
-from api.db.schema import game_tables, group_tables, table_next
+from api.db.schema import game_tables, group_tables, player_groups, table_next
 from api.errors import ApiProblem
-from api.groups.store import GroupStore
+from api.groups.store import MAX_TABLES, GroupStore
 from api.tables.store import TableStore
 from api.tables.tokens import token_matches
 
@@ -154,10 +154,24 @@ class Evening:
         return sealed
 
     def _file_rematch(self, conn: Connection, table_id: str, next_id: str) -> list[tuple[str, int]]:
-        """File the rematch in every group the old table is in, with the old table's seats."""
+        """File the rematch in every group the old table is in, with the old table's seats — at the
+        group's next place, with its game, as GroupStore.add_table files a table: a membership
+        without a place was missing from the group's exports, which page by place (issue 33)."""
         rows = conn.execute(select(group_tables).where(group_tables.c.table_id == table_id)).mappings().all()
         filed = []
         for row in rows:
+            # The group's row locked (PostgreSQL; SQLite writes one at a time), as GroupStore does:
+            # the next place is read by one adder at a time.
+            conn.execute(
+                select(player_groups.c.id).where(player_groups.c.id == row["group_id"]).with_for_update()
+            ).first()
+            count, last = conn.execute(
+                select(func.count(), func.max(group_tables.c.position)).where(
+                    group_tables.c.group_id == row["group_id"]
+                )
+            ).one()
+            if count >= MAX_TABLES:
+                continue  # a full group files no more (GroupStore refuses with group-full)
             there = conn.execute(
                 select(group_tables.c.table_id).where(
                     and_(group_tables.c.group_id == row["group_id"], group_tables.c.table_id == next_id)
@@ -172,6 +186,10 @@ class Evening:
                     seats=list(row["seats"]),
                     abandoned=False,
                     added_at=datetime.now(UTC),
+                    game=row["game"],
+                    position=(last or 0) + 1,
+                    finished=False,
+                    counted=False,
                 )
             )
             filed.append(self.groups._announce(conn, row["group_id"]))

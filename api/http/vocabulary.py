@@ -18,6 +18,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from api.http import view_schemas as views
 from api.http.strict import TEXT_PATTERN, TEXT_RULE
 from api.rules.common import events as common
+from api.rules.magellan.events import AUCTION_STEPS, MAX_AUCTION_STEPS
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
 from api.rules.mahe.constants import TURTLE_COLOURS
 from api.rules.mahe.events import EVENT_FIELDS as MAHE_EVENTS
@@ -60,7 +61,40 @@ def _field(spec: common.Field) -> fields.Field:
         return fields.String(validate=validate.OneOf(spec.choices), **options)
     if spec.kind == "object":
         return fields.Nested(views.BoardSheet, **options)
+    if spec.kind == "seat_cards":
+        return fields.Dict(
+            keys=fields.String(validate=validate.Regexp(r"^[0-6]$")),
+            values=fields.List(fields.Integer(strict=True, validate=validate.Range(min=1, max=9))),
+            **options,
+        )
+    if spec.kind == "steps":
+        return fields.List(
+            fields.Nested(MagellanAuctionStepSchema),
+            validate=validate.Length(min=1, max=MAX_AUCTION_STEPS),
+            **options,
+        )
     return fields.Nested(MhingHandSchema, **options)
+
+
+class MagellanAuctionStepSchema(Schema):
+    """One step of a Magellan auction entry: a bid or a pass, with the seat of its player (MG-4)."""
+
+    class Meta:
+        unknown = RAISE
+
+    type = fields.String(required=True, validate=validate.OneOf(AUCTION_STEPS))
+    seat = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(min=0, max=common.MAX_SEAT),
+        metadata={"description": "The seat of the player who bids or passes"},
+    )
+    amount = fields.Integer(
+        strict=True,
+        allow_none=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "The bid (MG-4); a pass has none"},
+    )
 
 
 CARDS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
@@ -109,6 +143,8 @@ def example(kind: str, declared: common.Fields) -> dict[str, Any]:
             "integers": [low],
             "string": spec.choices[0] if spec.choices else "",
             "object": {"explorers": {}},
+            "seat_cards": {"0": [low]},
+            "steps": [{"type": "pass", "seat": 0}, {"type": "bid", "seat": 1, "amount": 3}],
             "hand": {"hidden": "b1 b2 b3 c5 c5 c5 we we we dr dr dr k2 k2"},
         }[spec.kind]
     return event

@@ -86,6 +86,16 @@ def test_phones_of_a_table_follow_its_rematch_and_it_is_filed_in_the_group(
     assert {e["table_id"] for e in history} == {first["id"], rid}
     again = next(e for e in history if e["table_id"] == rid)
     assert [p["player_id"] for p in again["players"]] == seats
+    # ... and in its exports, after the first table: the rematch has the group's next place (a
+    # rematch filed without one was left out of the exports, which page by place; issue 33).
+    exported = client.get(f"/api/groups/{gid}/export").get_json()
+    assert [m["table_id"] for m in exported["memberships"]] == [first["id"], rid]
+    rows = client.get(f"/api/groups/{gid}/export.csv").get_data(as_text=True).splitlines()[1:]
+    assert [row.split(",")[1] for row in rows] == [first["id"]] * 4 + [rid] * 4
+    assert [e["table_id"] for e in client.get(f"/api/groups/{gid}/history").get_json()["entries"]] == [
+        rid,
+        first["id"],
+    ]
 
     # The first next game stands: a second phone's rematch at the same moment hears the first.
     late = mahe_table(client, names)

@@ -4,23 +4,39 @@ table's code, a third watches by the read code, and Dora's phone opens her own l
 cards, MA-7) — the only joins of the evening. The game ends, the host taps Rematch: the other
 phones are on the rematch without a tap (the scanned key records there, the watcher only watches,
 Dora is Dora again). The rematch ends, the host starts Mhing from the group (Another game → Mhing →
-Create: the same four already seated): again every phone follows. Every table is filed in the
-group and its history lists them; the taps are counted per phone."""
+Create: the same four already seated): again every phone follows, and the session is played to
+its end. Then a Magellan game from a board sheet another group shared (MG-2: Another game →
+Magellan → the shared sheet → Create, no number typed): every phone follows once more, the
+player's phone records the first card's whole auction on the "winner and price" sheet (one entry,
+MG-4), the game is played to its scoring. After the first join no phone scans or opens a link
+again. At the end the group's history and statistics, on the host's screen and from the API, equal
+a recount of the group's JSON and CSV exports (each record replayed by the rules here); the taps
+are counted per phone."""
 
 from __future__ import annotations
 
+import csv
+import io
+import itertools
 import re
+import uuid
 from collections import Counter
 from typing import Any
 
 import requests
 from playwright.sync_api import expect
 
+from api.rules.registry import get_game
+from api.rules.replay import advance
+
 from .helpers import stored_token
-from .test_pwa_groups import NAMES, play_mahe_to_the_end, post
+from .test_pwa_groups import NAMES, play_mahe_to_the_end, play_mhing_session, post
+from .test_pwa_magellan import sheet_data
+from .test_pwa_magellan_library import publish_and_confirm
 from .test_pwa_qr import decode
 
 TAPS: Counter[str] = Counter()
+OPENED: Counter[str] = Counter()  # links opened (typed, scanned or tapped in a message) per phone
 TESTIDS = "form => [...form.querySelectorAll('[data-testid]')].map((e) => e.dataset.testid)"
 MAGELLAN_OPTIONS = (
     "mg-sheet-select",
@@ -56,12 +72,133 @@ def finish_mahe_from(base: str, table_id: str, token: str, version: int) -> None
                     version = post(base, table_id, token, version, die(value))
 
 
+def open_link(page: Any, url: str, phone: str) -> None:
+    """A counted visit to a link (scanned, typed, or sent to the phone): only for the first joins."""
+    OPENED[phone] += 1
+    page.goto(url)
+
+
+def finish_magellan(base: str, table: dict[str, Any], token: str) -> dict[str, Any]:
+    """The rest of a physical outcomes game through the API, each card's auction as ONE entry
+    (issue 33; MG-4: whoever speaks first bids the minimum, the others pass), Vasco da Gama on the
+    right part, Magellan slides 1, 2, 3 … (MG-8), the hands as one entry (MG-10), a Pizarro drawer
+    stops at once (MG-11). The finished table."""
+    slides = itertools.cycle(range(1, 10))
+    session = requests.Session()
+    session.headers["Authorization"] = f"Bearer {token}"
+    for _ in range(400):
+        if table["finished"]:
+            return table
+        actions, card = table["legal_actions"], table["state"].get("card") or {}
+        step = actions["step"]
+        actor = actions["actors"][0]
+        offered = {a["type"]: a for a in actor["actions"]}
+        event: dict[str, Any]
+        if step == "reveal":
+            event = {"type": "reveal", "explorer": offered["reveal"]["explorers"][0]}
+        elif step == "bid":
+            order, turn = card["order"], card["turn"]
+            seats = [order[(order.index(turn) + k) % len(order)] for k in range(len(order))]
+            first = {"type": "bid", "seat": seats[0], "amount": card["high_bid"] + 1}
+            event = {"type": "auction", "steps": [first, *({"type": "pass", "seat": s} for s in seats[1:])]}
+        elif step == "vasco_part":
+            event = {"type": "vasco_part", "part": "right"}
+        elif step == "slide":
+            event = {"type": "slide", "value": next(slides)}
+            if not offered["slide"].get("new_pile", True):
+                event["pile"] = offered["slide"]["piles"][0]
+        elif step == "final_hand":
+            event = {"type": "final_hands", "hands": {str(a["seat"]): [] for a in actions["actors"]}}
+        elif step == "pizarro":
+            event = {"type": "pizarro_stop", "seat": actor["seat"]}
+        else:
+            raise AssertionError(f"unexpected step {step!r}: {actions}")
+        answer = session.post(
+            f"{base}/api/tables/{table['id']}/events",
+            json={"expected_version": table["version"], "event": event},
+            timeout=10,
+        )
+        assert answer.status_code == 201, (event, answer.text)
+        table = answer.json()["table"]
+    raise AssertionError("the game did not end")
+
+
+def pages(base: str, path: str) -> list[requests.Response]:
+    """Every page of an export, following `Link: rel="next"` as a download tool would."""
+    answers, url = [], f"{base}{path}"
+    while url:
+        answer = requests.get(url, timeout=30)
+        assert answer.status_code == 200, answer.text
+        answers.append(answer)
+        link = answer.links.get("next", {}).get("url")
+        url = f"{base}{link}" if link and link.startswith("/") else link
+    return answers
+
+
+def score_of(game: str, result: dict[str, Any], seat: int) -> int:
+    """A seat's final score in a game's result: eggs (MA-10), points (MG-12), the session's points."""
+    if game == "magellan":
+        return int(next(s["total"] for s in result["scores"] if s["seat"] == seat))
+    field = "eggs" if game == "mahe" else "score"
+    return int(next(r[field] for r in result["ranking"] if r["seat"] == seat))
+
+
+Tally = dict[tuple[str, str], Counter[str]]  # (player id, game) -> games, wins, points, best
+
+
+def recount_json(base: str, group_id: str) -> tuple[Tally, dict[str, dict[int, tuple[bool, int]]]]:
+    """Games, wins and points per player and game from the JSON export: each finished record is
+    replayed by the rules here (undos included) and its result read off the last state; the seats
+    come from the export's memberships. Also each table's (winner, score) by seat."""
+    tally: Tally = {}
+    seats: dict[str, list[str]] = {}
+    records: list[dict[str, Any]] = []
+    for answer in pages(base, f"/api/groups/{group_id}/export"):
+        body = answer.json()
+        seats.update({m["table_id"]: m["seats"] for m in body["memberships"] if not m["abandoned"]})
+        records.extend(body["records"])
+    by_table: dict[str, dict[int, tuple[bool, int]]] = {}
+    for record in records:
+        rules = get_game(record["game"])
+        assert rules is not None
+        states = [
+            rules.new_game(record["players"], rules.normalize_options(record["options"]), record["seed"])
+        ]
+        for entry in record["events"]:
+            states = advance(rules, states, entry["event"])
+        result = rules.result(states[-1])
+        assert result is not None and result["winners"] == record["result"]["winners"]
+        by_table[record["table_id"]] = {}
+        for seat, player_id in enumerate(seats[record["table_id"]]):
+            won, score = seat in result["winners"], score_of(record["game"], result, seat)
+            by_table[record["table_id"]][seat] = (won, score)
+            mine = tally.setdefault((player_id, record["game"]), Counter())
+            mine.update(games=1, wins=int(won), points=score)
+            mine["best"] = max(mine["best"], score)
+    return tally, by_table
+
+
+def recount_csv(base: str, group_id: str, names: dict[str, str]) -> Tally:
+    """The same figures from the CSV export's rows (one per player per table), finished tables only."""
+    ids = {name: player_id for player_id, name in names.items()}
+    tally: Tally = {}
+    for answer in pages(base, f"/api/groups/{group_id}/export.csv"):
+        for row in csv.DictReader(io.StringIO(answer.text)):
+            if row["status"] != "finished":
+                continue
+            mine = tally.setdefault((ids[row["player"]], row["game"]), Counter())
+            score = int(row["score"])
+            mine.update(games=1, wins=int(row["winner"] == "True"), points=score)
+            mine["best"] = max(mine["best"], score)
+    return tally
+
+
 def on_table(page: Any, table_id: str) -> None:
     page.wait_for_url(re.compile(rf"#/t/{table_id}$"), timeout=60_000)
     expect(page.get_by_test_id("open-log")).to_be_visible(timeout=30_000)
 
 
-def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: Any) -> None:
+def test_an_evening_of_four_games_on_four_phones(live_server: str, new_phone: Any) -> None:
     created = requests.post(
         f"{live_server}/api/groups",
         json={"name": "Friday club", "players": [{"name": n} for n in NAMES]},
@@ -69,7 +206,7 @@ def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: A
     ).json()
     group_id = created["id"]
     host = new_phone()
-    host.goto(f"{live_server}{created['join_path']}")  # the group's link, opened once on the host
+    open_link(host, f"{live_server}{created['join_path']}", "host")  # the group's link, once
     expect(host.get_by_test_id("group-title")).to_have_text("Friday club")
 
     # Game 1, Mahé, from the group: its setup is the game's whole form with the group's players.
@@ -98,11 +235,12 @@ def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: A
     dora_link = host.get_by_test_id("seat-link-3").get_attribute("data-link")  # sent to Dora's phone
     host.get_by_test_id("share-sheet").get_by_test_id("close").tap()
     player = new_phone()
-    player.goto(join_link)
+    open_link(player, join_link, "player")
     watcher = new_phone()
-    watcher.goto(read_link)
+    open_link(watcher, read_link, "watcher")
     dora = new_phone()
-    dora.goto(dora_link)
+    open_link(dora, dora_link, "dora")
+    opened_at_the_joins = Counter(OPENED)
     on_table(player, first)
     on_table(watcher, first)
     on_table(dora, first)
@@ -157,16 +295,102 @@ def test_an_evening_of_three_games_on_four_phones(live_server: str, new_phone: A
     expect(watcher.get_by_test_id("view-only")).to_be_visible()
     expect(dora.get_by_test_id("my-seat")).to_contain_text("Dora")
 
+    # The Mhing session comes in (three rounds, then the end by agreement, MH-9): every phone sees it.
+    play_mhing_session(live_server, third, stored_token(host, third))
+    for phone in (host, player, watcher, dora):
+        expect(phone.get_by_test_id("result")).to_be_visible(timeout=90_000)
+
+    # Game 4: Magellan from a board sheet another group shared (MG-2): Another game → Magellan →
+    # the shared sheet → Create. The same four are seated; no printed number is typed.
+    edition = f"Evening edition {uuid.uuid4().hex[:6]}"
+    data = sheet_data({})
+    publication_id = publish_and_confirm(live_server, edition, data, tables=0)
+    taps_before = Counter(TAPS)
+    tap(host, "next-game", "host")
+    tap(host, "group-new-magellan", "host")
+    for index, name in enumerate(NAMES):
+        expect(host.get_by_test_id(f"player-name-{index}")).to_have_value(name)
+    picker = host.get_by_test_id("mg-library-select")
+    expect(picker.locator(f"option[value='{publication_id}']")).to_contain_text(edition)
+    TAPS["host"] += 1  # picking the sheet: one choice in the list
+    picker.select_option(publication_id)
+    expect(host.get_by_test_id("mg-sheet-info")).to_contain_text("Complete for these sides")
+    tap(host, "create-table", "host")
+    host.wait_for_url(re.compile(rf"#/t/(?!{third})[\w-]{{16}}$"))
+    fourth = table_of(host)
+    on_table(player, fourth)
+    on_table(watcher, fourth)
+    on_table(dora, fourth)
+    assert TAPS - taps_before == Counter({"host": 4})
+    table = requests.get(f"{live_server}/api/tables/{fourth}", timeout=5).json()
+    assert table["game"] == "magellan" and table["state"]["board_sheet"] == data
+    assert table["state"]["board_sheet_missing"] == []
+    assert stored_token(player, fourth) == stored_token(host, fourth)
+
+    # The player's phone: Cook turned up, then its whole auction on the "winner and price" sheet —
+    # Ben wins it for 3, the others' passes with it, as ONE entry (issue 33, MG-4).
+    taps_before = Counter(TAPS)
+    tap(player, "mg-reveal-cook", "player")
+    expect(player.get_by_test_id("mg-status")).to_have_attribute("data-step", "bid")
+    tap(player, "mg-quick", "player")
+    tap(player, "mg-quick-winner-1", "player")
+    tap(player, "mg-quick-key-3", "player")
+    expect(player.get_by_test_id("mg-quick-summary")).to_have_text("Ben wins Cook for 3.")
+    tap(player, "confirm", "player")
+    expect(player.get_by_test_id("mg-quick-sheet")).to_have_count(0)
+    assert TAPS - taps_before == Counter({"player": 5})
+    log = requests.get(f"{live_server}/api/tables/{fourth}/events", timeout=5).json()["events"]
+    assert [e["event"]["type"] for e in log] == ["reveal", "auction"]
+    assert [s["seat"] for s in log[1]["event"]["steps"]] == [0, 1, 2, 3]
+    table = requests.get(f"{live_server}/api/tables/{fourth}", timeout=5).json()
+    assert table["state"]["history"][-1] == {"phase": 1, "explorer": "cook", "outcome": "sold", "seat": 1,
+                                             "price": 3}  # fmt: skip
+    finished = finish_magellan(live_server, table, stored_token(host, fourth))
+    assert finished["finished"]
+    for phone in (host, player, watcher, dora):
+        expect(phone.get_by_test_id("result")).to_be_visible(timeout=90_000)
+
     # Every table of the evening is filed in the group, with its seats; the history lists them.
     history = requests.get(f"{live_server}/api/groups/{group_id}/history", timeout=5).json()["entries"]
-    assert {e["table_id"] for e in history} == {first, second, third}
+    filed = {e["table_id"]: e["game"] for e in history}
+    assert set(filed) == {first, second, third, fourth}, (filed, first, second, third, fourth)
     ids = [p["id"] for p in created["group"]["players"]]
     for entry in history:
         assert [p["player_id"] for p in entry["players"]] == ids
-    host.goto(f"{live_server}/#/g/{group_id}")
-    host.get_by_test_id("group-tab-history").tap()
-    for table_id in (first, second, third):
-        expect(host.get_by_test_id(f"history-{table_id}")).to_be_visible()
+    assert opened_at_the_joins == OPENED  # no phone scanned or opened a link after the first joins
+
+    # History and statistics equal a recount of the exports: JSON (records replayed here) and CSV.
+    names = {p["id"]: p["name"] for p in created["group"]["players"]}
+    tally, by_table = recount_json(live_server, group_id)
+    assert set(by_table) == {first, second, third, fourth}
+    assert recount_csv(live_server, group_id, names) == tally
+    stats = requests.get(f"{live_server}/api/groups/{group_id}/stats", timeout=5).json()
+    for row in stats["players"]:
+        for game, figures in row["by_game"].items():
+            mine = tally[(row["player_id"], game)]
+            assert (figures["games"], figures["wins"]) == (mine["games"], mine["wins"]), (row["name"], game)
+            assert round(figures["average_score"] * figures["games"]) == mine["points"], (row["name"], game)
+            assert figures["best_score"] == mine["best"], (row["name"], game)
+        games = sum(c["games"] for (player_id, _), c in tally.items() if player_id == row["player_id"])
+        wins = sum(c["wins"] for (player_id, _), c in tally.items() if player_id == row["player_id"])
+        assert (row["games"], row["wins"]) == (games, wins), row["name"]
+
+    # The same on the host's screen, reached by taps: Another game → History → Statistics.
+    tap(host, "next-game", "host")
+    tap(host, "group-tab-history", "host")
+    for table_id, seats in by_table.items():
+        for seat, (won, score) in seats.items():
+            item = host.get_by_test_id(f"history-{table_id}-seat-{seat}")
+            expect(item).to_contain_text(f"{names[ids[seat]]} · {score}")
+            assert item.evaluate("e => e.classList.contains('winner')") == won, (table_id, seat)
+    tap(host, "group-tab-stats", "host")
+    for player_id in ids:
+        games = sum(c["games"] for (who, _), c in tally.items() if who == player_id)
+        wins = sum(c["wins"] for (who, _), c in tally.items() if who == player_id)
+        cells = host.get_by_test_id(f"stats-{player_id}").locator("td")
+        expect(cells.nth(0)).to_have_text(str(games))
+        expect(cells.nth(1)).to_have_text(str(wins))
+    assert opened_at_the_joins == OPENED
     print(f"\nevening taps: {dict(TAPS)}")
 
 

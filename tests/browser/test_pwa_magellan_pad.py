@@ -96,7 +96,8 @@ def test_a_bid_of_8_is_two_taps_on_the_pad(live_server: str, new_phone: Any) -> 
 
 
 def test_the_quick_price_comes_from_the_pad(live_server: str, new_phone: Any) -> None:
-    """ "Who won, for how much": winner, 8 on the pad, Record — the bid carries 8 (MG-4)."""
+    """ "Who won, for how much": winner, 8 on the pad, Record — the bid carries 8 (MG-4), and the whole
+    auction (the passes before and after the bid) is ONE entry (issue 33: all of it or none)."""
     table = Table(
         live_server,
         options={"sides": SIDES, "depth": "outcomes", "chance": "physical", "board_sheet": sheet_data(SIDES)},
@@ -117,7 +118,9 @@ def test_the_quick_price_comes_from_the_pad(live_server: str, new_phone: Any) ->
     expect(page.get_by_test_id("mg-quick-sheet")).to_have_count(0)
     assert page.evaluate("window.__taps") == ["mg-quick-key-8", "confirm"]
     expect(page.get_by_test_id("mg-status")).not_to_have_attribute("data-step", "bid")
-    assert {"type": "bid", "seat": winner, "amount": 8} in events(table)
+    steps = [{"type": "pass", "seat": order[0]}, {"type": "bid", "seat": winner, "amount": 8},
+             *({"type": "pass", "seat": s} for s in order[2:])]  # fmt: skip
+    assert events(table)[-2:] == [{"type": "reveal", "explorer": "cook"}, {"type": "auction", "steps": steps}]
     assert table.refresh()["state"]["history"][-1]["price"] == 8
 
 

@@ -75,3 +75,48 @@ def test_a_second_phone_joins_by_the_qr_code(live_server: str, new_phone: Any) -
     viewer.goto(watch)
     expect(viewer.get_by_test_id("face-up")).to_contain_text("3")
     expect(viewer.get_by_test_id("card-4")).to_have_count(0)  # the read link records nothing
+
+
+def test_the_group_share_page_shows_one_code_at_a_time(live_server: str, new_phone: Any) -> None:
+    """Issue 33: the group's share page showed the members' code and the read-only code together, so
+    a camera could take the read-only one. Now one at a time: the owner sees the members' code first,
+    a switch shows the read-only one; each decodes to its own link. A phone that opened the group by
+    its read link has no members' code to show at all."""
+    created = requests.post(
+        f"{live_server}/api/groups",
+        json={"name": "Club", "players": [{"name": n} for n in ("Ann", "Ben", "Cid")]},
+        timeout=5,
+    ).json()
+    group_id, token = created["group"]["id"], created["edit_token"]
+    owner = new_phone()
+    owner.goto(f"{live_server}/#/g/{group_id}?k={token}")
+    expect(owner.get_by_test_id("group-title")).to_have_text("Club")
+    tap(owner, "group-tab-share")
+    join = owner.get_by_test_id("group-qr-join")
+    expect(join).to_have_attribute("data-drawn", "true")
+    expect(owner.get_by_test_id("group-qr-view")).to_be_hidden()
+    expect(owner.get_by_test_id("group-qr-show-join")).to_have_attribute("aria-pressed", "true")
+    expect(owner.get_by_test_id("group-qr-caption")).to_have_text("Scan to join the group")
+
+    scanner = new_phone()
+    scanner.goto("about:blank")
+    members = decode(scanner, join.screenshot())
+    assert members == owner.get_by_test_id("share-join").input_value()
+    assert members.endswith(f"/#/g/{group_id}?k={token}")
+    tap(owner, "group-qr-show-view")
+    expect(join).to_be_hidden()
+    view = owner.get_by_test_id("group-qr-view")
+    expect(view).to_have_attribute("data-drawn", "true")
+    expect(owner.get_by_test_id("group-qr-caption")).to_have_text("Scan to look only")
+    read = decode(scanner, view.screenshot())
+    assert read == owner.get_by_test_id("share-read").input_value()
+    assert read.endswith(f"/#/g/{group_id}")
+
+    reader = new_phone()
+    reader.goto(read)
+    expect(reader.get_by_test_id("group-title")).to_have_text("Club")
+    tap(reader, "group-tab-share")
+    expect(reader.get_by_test_id("group-qr-join")).to_have_attribute("data-drawn", "true")
+    expect(reader.get_by_test_id("group-qr-show-view")).to_have_count(0)
+    expect(reader.get_by_test_id("share-join")).to_have_count(0)
+    assert decode(scanner, reader.get_by_test_id("group-qr-join").screenshot()) == read

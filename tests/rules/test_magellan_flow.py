@@ -29,9 +29,23 @@ def corpus_steps() -> list[tuple[MagellanState, dict[str, Any]]]:
         ]
         hands: dict[str, list[int]] = {}
         first: MagellanState | None = None
+        auction: list[dict[str, Any]] = []  # issue 33: a card's bids and passes as one auction entry
+        opened: MagellanState | None = None
         for event in game["events"]:
             if event["type"] != "undo":
                 steps.append((states[-1], event))
+            state = states[-1]
+            if event["type"] in ("bid", "pass") and state.card is not None and state.card.turn is not None:
+                opened = opened or state
+                auction.append({**event, "seat": state.card.turn})
+            elif opened is not None:
+                entry = {"type": "auction", "steps": auction}
+                try:
+                    MAGELLAN.apply(opened, entry)
+                    together.append((opened, entry))
+                except RuleError:
+                    pass  # an undo or a veto came between: not one card's auction
+                opened, auction = None, []
             if event["type"] == "final_hand" and states[-1].stage == "scoring":
                 first = first or states[-1]
                 hands[str(event["seat"])] = list(event["cards"])

@@ -15,7 +15,7 @@ from api.rules.errors import MalformedEvent, say
 COMMON_FIELDS = ("type", "seat")
 MAX_SEAT = 6  # seven players at most (Mahé)
 
-Kind = Literal["integer", "integers", "string", "object", "hand"]
+Kind = Literal["integer", "integers", "string", "object", "hand", "seat_cards", "steps"]
 
 
 @dataclass(frozen=True)

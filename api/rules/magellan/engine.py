@@ -16,6 +16,7 @@ from typing import Any
 
 from api.rules.errors import IllegalMove, say
 from api.rules.magellan import auction, endgame, followups, phase_end
+from api.rules.magellan import events as ev
 from api.rules.magellan.actors import waiting_text
 from api.rules.magellan.events import event_type
 from api.rules.magellan.sheet_needs import set_board_sheet
@@ -39,9 +40,43 @@ def _reveal_step(state: MagellanState) -> MagellanState | None:
     return phase_end.begin(state) if state.deck.size == 0 else auction.auto_reveal(state)
 
 
+def auction_steps(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
+    """Issue 33: a whole auction typed in as one entry ("winner and price"). Each step is applied as
+    its own bid or pass would be (MG-4 turn order and higher bids, MG-5 who may bid, MG-6 what a
+    ledger hand can pay), with the steps the game takes by itself in between; the first refusal
+    refuses the whole entry, so no step is taken unless all are. The steps belong to one card: a step
+    after its auction closed (sold or boxed, MG-4) is refused."""
+    steps = ev.auction_steps(event, len(state.players))
+    if state.ledger and len({step["seat"] for step in steps if step["type"] == "bid"}) > 1:
+        raise IllegalMove(
+            "bids-of-one-player",
+            "In ledger depth a bid is its own player's entry: one entry holds the bids of one player "
+            "only (MG-6).",
+            "MG-6",
+        )
+    closed = len(state.history)
+    for done, step in enumerate(steps):
+        if len(state.history) != closed:
+            raise IllegalMove(
+                "auction-closed",
+                say(
+                    "The auction of this card is over after {done} of the {count} steps: the rest "
+                    "belong to no card (MG-4).",
+                    done=done,
+                    count=len(steps),
+                ),
+                "MG-4",
+            )
+        state = apply(state, step)
+    return state
+
+
 FLOW: Mapping[str, Stage] = {
     "reveal": Stage({"reveal": auction.reveal}, _reveal_step),
-    "auction": Stage({"veto": auction.veto, "bid": auction.bid, "pass": auction.pass_}, auction.auto_auction),
+    "auction": Stage(
+        {"veto": auction.veto, "bid": auction.bid, "pass": auction.pass_, "auction": auction_steps},
+        auction.auto_auction,
+    ),
     "sale": Stage(
         {
             "pay": followups.pay,

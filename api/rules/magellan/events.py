@@ -20,6 +20,16 @@ EVENT_FIELDS: dict[str, common.Fields] = {
     "veto": {},  # MG-8 Columbus
     "bid": {"amount": common.integer("The bid (MG-4)", 1, required=True)},
     "pass": {},  # MG-4
+    # A whole auction at once ("winner and price", issue 33): every step is checked before any is
+    # taken, so a refused bid leaves the card's auction as it was — never half the passes recorded.
+    "auction": {
+        "steps": common.Field(
+            "steps",
+            "The card's bids and passes in turn order, each with its player's seat: "
+            '`[{"type": "pass", "seat": 1}, {"type": "bid", "seat": 2, "amount": 5}]` (MG-4)',
+            required=True,
+        )
+    },
     "pay": {"cards": common.integers("The money cards paid, by value (MG-6)", *_MONEY, required=True)},
     "vasco_part": {  # MG-8 Vasco da Gama B
         "part": common.choice("The part of the field (MG-8)", PARTS),
@@ -46,7 +56,7 @@ EVENT_FIELDS: dict[str, common.Fields] = {
     # the table as it was — never half the hands recorded.
     "final_hands": {
         "hands": common.Field(
-            "object",
+            "seat_cards",
             "Every hand typed in at once: seat number → the money cards left in it, "
             '`{"0": [1, 5], "2": []}` (MG-10)',
             required=True,
@@ -135,6 +145,40 @@ def hands(event: Mapping[str, Any], players: int) -> list[tuple[int, Any]]:
             )
         out.append((seat, cards))
     return sorted(out, key=lambda pair: pair[0])
+
+
+#: The steps an `auction` entry may hold (MG-4), and at most how many (a bound, not a rule).
+AUCTION_STEPS = ("bid", "pass")
+MAX_AUCTION_STEPS = 64
+
+
+def auction_steps(event: Mapping[str, Any], players: int) -> list[Mapping[str, Any]]:
+    """The `steps` of an auction entry: each a bid or a pass naming its player's seat (the entry
+    records several players' decisions, so none is left to be guessed); fields as the single events'."""
+    steps = event.get("steps")
+    if not isinstance(steps, list) or not steps or len(steps) > MAX_AUCTION_STEPS:
+        raise MalformedEvent(
+            "invalid-steps",
+            "Give the auction as a list of its bids and passes in turn order, each with its player's "
+            "seat (MG-4).",
+            "MG-4",
+        )
+    for step in steps:
+        seat = step.get("seat") if isinstance(step, Mapping) else None
+        if (
+            not isinstance(step, Mapping)
+            or step.get("type") not in AUCTION_STEPS
+            or not is_int(seat)
+            or not 0 <= seat < players
+        ):
+            raise MalformedEvent(
+                "invalid-steps",
+                "Give the auction as a list of its bids and passes in turn order, each with its "
+                "player's seat (MG-4).",
+                "MG-4",
+            )
+        event_type(step)
+    return steps
 
 
 def amount(event: Mapping[str, Any]) -> int:

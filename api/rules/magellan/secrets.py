@@ -41,6 +41,15 @@ def secret_seat(state: MagellanState, event: Any) -> int | None:
     kind, card, pe = event.get("type"), state.card, state.phase_end
     if kind == "bid" and state.stage == "auction" and card is not None and card.turn is not None:
         return _one_of(event, [card.turn])  # no more than the hand can pay (MG-6)
+    if kind == "auction" and state.stage == "auction":  # issue 33: the one bidder's (engine: MG-6)
+        steps = event.get("steps")
+        bidders = (
+            [step.get("seat") for step in steps if isinstance(step, Mapping) and step.get("type") == "bid"]
+            if isinstance(steps, list)
+            else []
+        )
+        seat = bidders[0] if bidders else None
+        return int(seat) if is_int(seat) and 0 <= seat < len(state.players) else None
     if state.stage == "sale" and card is not None and card.winner is not None and card.todo:
         head = card.todo[0]
         if kind == head == "pay":

@@ -85,27 +85,29 @@ export async function shareSeatLink({ name, url, gameTitle }) {
 /**
  * One QR code on screen at a time (issue 33: with two, a camera may take the watch-only one): the
  * code that records, and a switch to the watch-only code (without a key: the recording code alone).
+ * The table's share sheet and the group's share page both use it (their own words and test ids).
  * @param {string} url the link the code opens first (with the key when there is one)
  * @param {string | null} watchUrl the watch-only link, or null when `url` is already that
+ * @param {{join?: string, view?: string, label?: string, testPrefix?: string}} [words]
  */
-function qrSwitch(url, watchUrl) {
-  const join = qrFigure(url, watchUrl ? t("share.qr_join") : t("share.qr_view"), "qr-join");
-  if (!watchUrl) return h("div", { class: "qr-one" }, join, h("p", { class: "qr-caption small" }, t("share.qr_view")));
-  const watch = qrFigure(watchUrl, t("share.qr_view"), "qr-view");
-  const caption = h("p", { class: "qr-caption small", testid: "qr-caption" });
+export function qrSwitch(url, watchUrl, { join: joinWords = t("share.qr_join"), view: viewWords = t("share.qr_view"), label = t("share.title"), testPrefix = "qr" } = {}) {
+  const join = qrFigure(url, watchUrl ? joinWords : viewWords, `${testPrefix}-join`);
+  if (!watchUrl) return h("div", { class: "qr-one" }, join, h("p", { class: "qr-caption small" }, viewWords));
+  const watch = qrFigure(watchUrl, viewWords, `${testPrefix}-view`);
+  const caption = h("p", { class: "qr-caption small", testid: `${testPrefix}-caption` });
   const buttons = [
-    h("button", { type: "button", class: "segment", testid: "qr-show-join", onclick: () => show(false) }, h("span", { class: "segment-label" }, t("share.qr_join"))),
-    h("button", { type: "button", class: "segment", testid: "qr-show-view", onclick: () => show(true) }, h("span", { class: "segment-label" }, t("share.qr_view"))),
+    h("button", { type: "button", class: "segment", testid: `${testPrefix}-show-join`, onclick: () => show(false) }, h("span", { class: "segment-label" }, joinWords)),
+    h("button", { type: "button", class: "segment", testid: `${testPrefix}-show-view`, onclick: () => show(true) }, h("span", { class: "segment-label" }, viewWords)),
   ];
   function show(watching) {
     join.hidden = watching;
     watch.hidden = !watching;
     buttons[0].setAttribute("aria-pressed", String(!watching));
     buttons[1].setAttribute("aria-pressed", String(watching));
-    caption.textContent = watching ? t("share.qr_view") : t("share.qr_join");
+    caption.textContent = watching ? viewWords : joinWords;
   }
   show(false);
-  return h("div", { class: "qr-one" }, h("div", { class: "segmented qr-switch", role: "group", "aria-label": t("share.title") }, ...buttons), join, watch, caption);
+  return h("div", { class: "qr-one" }, h("div", { class: "segmented qr-switch", role: "group", "aria-label": label }, ...buttons), join, watch, caption);
 }
 
 /**

@@ -12,7 +12,7 @@ import { segmented } from "../ui/players-form.js";
 import { toast, toastError } from "../toast.js";
 import { PALETTE } from "../games/mahe/colours.js";
 import { chart } from "../groups/charts.js";
-import { qrFigure } from "../ui/qr.js";
+import { qrSwitch } from "../ui/share.js";
 import { createGroupSoon, flushPending, flushPendingGroups } from "../groups/filing.js";
 import { LOCAL_PREFIX } from "../sync/session.js";
 
@@ -429,15 +429,20 @@ export async function mountGroup(container, { params, query }) {
   }
 
   // ---------- share ----------
+  // One QR code at a time (issue 33: with two, a camera may take the read-only one): the members'
+  // code first for the group's owner, a switch to the read-only code; the links below to copy.
   function renderShare() {
     const base = `${location.origin}${location.pathname}`;
-    const links = [["group.read_link", `${base}#/g/${id}`, "share-read"]];
-    if (token) links.unshift(["group.join_link", `${base}#/g/${id}?k=${token}`, "share-join"]);
+    const readUrl = `${base}#/g/${id}`;
+    const joinUrl = token ? `${base}#/g/${id}?k=${token}` : null;
+    const links = [["group.read_link", readUrl, "share-read"]];
+    if (joinUrl) links.unshift(["group.join_link", joinUrl, "share-join"]);
     return h(
       "section",
       { class: "group-share" },
+      qrSwitch(joinUrl ?? readUrl, joinUrl ? readUrl : null, { join: t("group.qr_join"), view: t("group.qr_view"), label: t("group.tab.share"), testPrefix: "group-qr" }),
       links.map(([label, url, testid]) =>
-        h("div", { class: "share-row" }, h("p", { class: "section-title" }, t(label)), qrFigure(url, t(label), `qr-${testid}`), h("input", { type: "text", class: "input", readonly: true, value: url, testid, "aria-label": t(label) }), h("button", { type: "button", class: "btn btn-secondary", onclick: () => navigator.clipboard?.writeText(url).then(() => toast(t("group.copied"))) }, t("group.copy"))),
+        h("div", { class: "share-row" }, h("p", { class: "section-title" }, t(label)), h("input", { type: "text", class: "input", readonly: true, value: url, testid, "aria-label": t(label) }), h("button", { type: "button", class: "btn btn-secondary", onclick: () => navigator.clipboard?.writeText(url).then(() => toast(t("group.copied"))) }, t("group.copy"))),
       ),
       h("p", { class: "muted small" }, t("group.share_hint", { names: list(group.players.map((p) => p.name)) })),
     );

@@ -62,6 +62,9 @@ export function describeEvent(before, event) {
       return Object.entries(event.hands || {})
         .map(([s, cards]) => describeEvent(before, /** @type {any} */ ({ type: "final_hand", seat: Number(s), cards })))
         .join(" ");
+    case "auction":
+      // A whole auction at once (issue 33): each bid and pass in the words of its own entry.
+      return (event.steps || []).map((step) => describeEvent(before, /** @type {any} */ (step))).join(" ");
     case "pizarro_draw":
       return event.value === undefined ? t("magellan.sum.pizarro_draw_digital", { name }) : t("magellan.sum.pizarro_draw", { name, value: event.value });
     case "pizarro_stop":

@@ -1,6 +1,7 @@
 // "Winner and price": record a whole auction in one confirm — the winner's bid and everyone else's
-// pass (MG-4), posted one after another (each with a fresh Idempotency-Key), stopping at the first
-// error. The plan is simulated here for the confirm text; the posting follows the server's turn.
+// pass (MG-4) go in as ONE `auction` entry (issue 33): the referee checks every step before it takes
+// any, so a refused bid never leaves the card's auction half-recorded, and one undo takes it back.
+// The plan is simulated here for the confirm text and is the entry's steps.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { openSheet } from "../../ui/sheet.js";
@@ -10,7 +11,7 @@ import { numberPad, seatChips } from "./inputs.js";
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {Schemas["MagellanTable"]} MagellanTable */
 /** @typedef {Schemas["MagellanView"]} MagellanView */
-/** @typedef {Schemas["MagellanBidEvent"] | Schemas["MagellanPassEvent"]} AuctionEvent */
+/** @typedef {Schemas["MagellanAuctionStep"]} AuctionEvent */
 
 /**
  * The bids and passes that make `winner` (null: nobody) win `card` for `price` (MG-4 turn order).
@@ -99,7 +100,7 @@ export function openQuickEntry(ctl) {
     summary.text.textContent = choice.winner === null
       ? t("magellan.quick.result_nobody", { explorer: explorerName(card.explorer) })
       : t("magellan.quick.result", { name: playerName(state, choice.winner), explorer: explorerName(card.explorer), price: choice.price });
-    summary.steps.textContent = priceOk() ? t("magellan.quick.recorded_as", { steps: planText(state, events), count: events.length }) : "";
+    summary.steps.textContent = priceOk() ? t("magellan.quick.recorded_as", { steps: planText(state, events) }) : "";
     if (confirmButton) confirmButton.disabled = running || !priceOk();
   }
 
@@ -177,26 +178,22 @@ export function openQuickEntry(ctl) {
 
   async function run() {
     if (running || choice.winner === undefined || !priceOk()) return;
-    if (ctl.table.version !== startVersion) {
+    const current = /** @type {MagellanTable} */ (ctl.table);
+    const c = current.state.card;
+    // Another phone recorded meanwhile (a bid, a pass, the sale): this sheet's plan is not the table's.
+    if (current.version !== startVersion || !c || current.state.stage !== "auction" || current.state.history.length !== historyLength) {
+      sheet.close();
+      return;
+    }
+    const steps = plan(c, choice.winner, choice.price);
+    if (!steps.length) {
       sheet.close();
       return;
     }
     running = true;
     sheet.setBusy(true, { lock: true });
-    const { winner, price } = choice;
-    for (let guard = 0; guard < 20; guard++) {
-      const current = /** @type {MagellanTable} */ (ctl.table);
-      const c = current.state.card;
-      if (current.state.stage !== "auction" || !c || c.explorer !== card.explorer || current.state.history.length !== historyLength) break;
-      const seat = c.turn;
-      if (seat === null || seat === undefined) break;
-      /** @type {AuctionEvent} */
-      const event = seat === winner && c.high_bid < price ? { type: "bid", seat, amount: price } : { type: "pass", seat };
-      if (seat === winner && event.type === "pass" && c.high_bidder !== winner) break; // someone outbid: stop
-      const before = current.version;
-      await ctl.commitNow(event); // fresh Idempotency-Key each; errors are shown by the table view
-      if (ctl.table.version === before) break;
-    }
+    // One entry, one Idempotency-Key: the whole auction or none of it (errors: the table view).
+    await ctl.commitNow(/** @type {any} */ ({ type: "auction", steps }));
     running = false;
     sheet.close();
   }
