@@ -592,15 +592,14 @@ class GroupStore:
         after: int | None = None,
         game: str | None = None,
         player: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
     ) -> list[Membership]:
         """Up to `limit` memberships by place: newest first below `before`, or oldest first above
-        `after` (a keyset page: one indexed range read, whatever the group's size)."""
-        where = [group_tables.c.group_id == group_id]
-        if game is not None:
-            where.append(group_tables.c.game == game)
-        if player is not None:
-            escaped = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where.append(cast(group_tables.c.seats, Text).like(f'%"{escaped}"%', escape="\\"))
+        `after` (a keyset page: one indexed range read, whatever the group's size). `since` and
+        `until` keep the tables started in [since, until) (a join on the tables' start; at most
+        the group's cap of rows passed over)."""
+        where = _filters(group_id, game, player, since, until)
         if after is not None:
             where.append(group_tables.c.position > after)
             order = group_tables.c.position.asc()
@@ -608,11 +607,71 @@ class GroupStore:
             if before is not None:
                 where.append(group_tables.c.position < before)
             order = group_tables.c.position.desc()
+        query = select(group_tables)
+        if since is not None or until is not None:
+            query = query.join(game_tables, game_tables.c.id == group_tables.c.table_id)
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(query.where(and_(*where)).order_by(order).limit(limit)).mappings()
+            return [_membership(r) for r in rows]
+
+    def walk(
+        self,
+        group_id: str,
+        *,
+        player: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[tuple[Membership, TableFacts]]:
+        """The counted tables (finished, kept) of the group, or of one player, oldest place first,
+        each with its shown columns: one read of the group's own rows and the tables' small columns
+        (their facts as the group keeps them; no log, no replay). O(those tables), at most the
+        group's cap (MAX_TABLES): what a player's page and a date-filtered statistics walk."""
+        where = _filters(group_id, None, player, since, until)
+        where.append(group_tables.c.counted.is_(True))
+        cols = game_tables.c
+        query = (
+            select(
+                group_tables,
+                cols.players.label("t_players"),
+                cols.finished.label("t_finished"),
+                cols.version.label("t_version"),
+                cols.created_at.label("t_created_at"),
+                cols.updated_at.label("t_updated_at"),
+            )
+            .join(game_tables, cols.id == group_tables.c.table_id)
+            .where(and_(*where))
+            .order_by(group_tables.c.position.asc())
+            .limit(MAX_TABLES)
+        )
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(query).mappings().all()
+        return [
+            (
+                _membership(r),
+                TableFacts(
+                    r["table_id"],
+                    r["game"],
+                    list(r["t_players"]),
+                    bool(r["t_finished"]),
+                    int(r["t_version"]),
+                    utc(r["t_created_at"]),
+                    utc(r["t_updated_at"]),
+                ),
+            )
+            for r in rows
+        ]
+
+    def plays(self, group_id: str) -> dict[str, datetime]:
+        """Per game, when the group last played it: the latest entry of its finished, kept tables
+        (one grouped read over the group's rows)."""
         with read_connection(self.engine) as conn:
             rows = conn.execute(
-                select(group_tables).where(and_(*where)).order_by(order).limit(limit)
-            ).mappings()
-            return [_membership(r) for r in rows]
+                select(group_tables.c.game, func.max(game_tables.c.updated_at))
+                .join(game_tables, game_tables.c.id == group_tables.c.table_id)
+                .where(group_tables.c.group_id == group_id, group_tables.c.counted.is_(True))
+                .group_by(group_tables.c.game)
+            ).all()
+        return {str(game): utc(at) for game, at in rows if game is not None and at is not None}
 
     def table_facts(self, table_ids: Sequence[str]) -> dict[str, TableFacts]:
         """The shown columns of these tables, in one read (their states left unread)."""
@@ -662,6 +721,23 @@ class GroupStore:
             (table_id, "abandoned" if abandoned else "finished" if finished else "playing")
             for table_id, abandoned, finished in rows
         ]
+
+
+def _filters(
+    group_id: str, game: str | None, player: str | None, since: datetime | None, until: datetime | None
+) -> list[Any]:
+    """The conditions of a page or walk (dates on the tables' start: the join is the caller's)."""
+    where: list[Any] = [group_tables.c.group_id == group_id]
+    if game is not None:
+        where.append(group_tables.c.game == game)
+    if player is not None:
+        escaped = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.append(cast(group_tables.c.seats, Text).like(f'%"{escaped}"%', escape="\\"))
+    if since is not None:
+        where.append(game_tables.c.created_at >= since)
+    if until is not None:
+        where.append(game_tables.c.created_at < until)
+    return where
 
 
 def _membership(row: Mapping[str, Any]) -> Membership:

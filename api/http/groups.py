@@ -15,19 +15,21 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from api.errors import ApiProblem
 from api.groups import figures as kept_figures
+from api.groups import history as recount
 from api.groups import outcomes
 from api.groups.history import Played, history_entry, kept, progress
 from api.groups.offloop import pause
+from api.groups.players import player_page
 from api.groups.store import GroupRow, GroupStore, Membership, group_key
 from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
@@ -138,6 +140,14 @@ class LastSeatingSchema(Schema):
     )
 
 
+class GamePlaysSchema(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(GAME_NAMES))
+    games = fields.Integer(strict=True, required=True, metadata={"description": "Finished, kept games"})
+    last_played_at = fields.DateTime(
+        required=True, metadata={"description": "The last entry of its latest finished game"}
+    )
+
+
 class GroupSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
@@ -150,6 +160,11 @@ class GroupSchema(Schema):
         fields.Nested(LastSeatingSchema),
         required=True,
         metadata={"description": "Per game, the seats and colours of the group's latest table of it"},
+    )
+    plays = fields.List(
+        fields.Nested(GamePlaysSchema),
+        required=True,
+        metadata={"description": "Per game played: how many finished games and when last played"},
     )
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
@@ -200,7 +215,63 @@ class AbandonSchema(Schema):
     )
 
 
-class HistoryQuerySchema(Schema):
+class Moment(fields.String):
+    """A bound of a date filter: a date (`2026-11-28`, a UTC day) or a date-time with its offset
+    (`2026-11-28T00:00:00+01:00`: a phone's own midnight). Read as an instant in UTC; a date given
+    as `to` means the end of that day (the whole day is in)."""
+
+    def __init__(self, *, end: bool, **kwargs: Any) -> None:
+        self.end = end
+        super().__init__(**kwargs)
+
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> datetime:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            if len(text) == 10:
+                day = date.fromisoformat(text)
+                moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
+                return moment + timedelta(days=1) if self.end else moment
+            moment = datetime.fromisoformat(text)
+        except ValueError as error:
+            raise ValidationError("Not a date (YYYY-MM-DD) nor a date-time with its offset.") from error
+        if moment.tzinfo is None:
+            raise ValidationError("A date-time needs its offset (Z or +01:00).")
+        return moment.astimezone(UTC)
+
+
+DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$"
+
+
+class DateFilterSchema(Schema):
+    since = Moment(
+        end=False,
+        data_key="from",
+        load_default=None,
+        validate=validate.Length(max=40),
+        metadata={
+            "pattern": DATE_PATTERN,
+            "example": "2026-11-01",
+            "description": "Only tables started at or after this: a date (UTC day) or a date-time "
+            "with its offset",
+        },
+    )
+    until = Moment(
+        end=True,
+        data_key="to",
+        load_default=None,
+        validate=validate.Length(max=40),
+        metadata={
+            "pattern": DATE_PATTERN,
+            "example": "2026-11-30",
+            "description": "Only tables started before this date-time, or on or before this date "
+            "(the whole UTC day)",
+        },
+    )
+
+
+class HistoryQuerySchema(DateFilterSchema):
     game = fields.String(load_default=None, validate=validate.OneOf(GAME_NAMES))
     player = fields.String(
         load_default=None,
@@ -276,7 +347,7 @@ class HistorySchema(Schema):
     )
 
 
-class StatsQuerySchema(Schema):
+class StatsQuerySchema(DateFilterSchema):
     game = fields.String(load_default=None, validate=validate.OneOf(GAME_NAMES))
 
 
@@ -386,6 +457,52 @@ class StatsSchema(Schema):
     counted_tables = fields.Integer(strict=True, required=True)
 
 
+class PlayerLastPlayedSchema(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(GAME_NAMES))
+    at = fields.DateTime(required=True)
+
+
+class StreaksSchema(Schema):
+    current = fields.Integer(
+        strict=True, required=True, metadata={"description": "Wins in a row up to the latest game"}
+    )
+    longest = fields.Integer(strict=True, required=True, metadata={"description": "Most wins in a row"})
+
+
+class PlayerRecordSchema(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(GAME_NAMES))
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(["most_eggs", "highest_score", "biggest_hand"]),
+        metadata={
+            "description": "`most_eggs`: Mahé eggs at the end of a game (MA-10); `highest_score`: a "
+            "Magellan final score (MG-10); `biggest_hand`: one Mhing hand's points (MH-8)"
+        },
+    )
+    value = fields.Integer(strict=True, required=True)
+    table_id = fields.String(required=True, metadata={"description": "The table it happened at (first time)"})
+    at = fields.DateTime(required=True, metadata={"description": "That game's last entry"})
+
+
+class PlayerPageSchema(Schema):
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    colour = fields.String(allow_none=True, required=True)
+    emoji = fields.String(allow_none=True, required=True)
+    games = fields.Integer(strict=True, required=True)
+    wins = fields.Integer(strict=True, required=True)
+    win_rate = fields.Float(required=True)
+    last_played_at = fields.DateTime(allow_none=True, required=True)
+    by_game = fields.Nested(ByGameSchema, required=True, metadata={"description": "Only the games played"})
+    last_played = fields.List(fields.Nested(PlayerLastPlayedSchema), required=True)
+    streaks = fields.Nested(StreaksSchema, required=True)
+    records = fields.List(
+        fields.Nested(PlayerRecordSchema),
+        required=True,
+        metadata={"description": "One per game played, with the table it was set at"},
+    )
+
+
 class HeadToHeadQuerySchema(Schema):
     a = fields.String(required=True)
     b = fields.String(required=True)
@@ -459,6 +576,15 @@ def group_view(group: GroupRow, empty: bool = False) -> dict[str, Any]:
             }
         )
     latest.sort(key=lambda seating: seating.pop("_place"))  # as before: by the tables' places
+    plays: list[dict[str, Any]] = []
+    if not empty:
+        kept_games = groups().figures(group.id)["games"]
+        last = groups().plays(group.id)
+        plays = [
+            {"game": game, "games": int(kept_games[game]["games"]), "last_played_at": last[game]}
+            for game in GAME_NAMES
+            if kept_games.get(game, {}).get("games") and game in last
+        ]
     return {
         "id": group.id,
         "name": group.name,
@@ -466,6 +592,7 @@ def group_view(group: GroupRow, empty: bool = False) -> dict[str, Any]:
         "version": group.version,
         "tables": 0 if empty else groups().count(group.id),
         "last_seating": latest,
+        "plays": plays,
         "created_at": group.created_at,
         "updated_at": group.updated_at,
     }
@@ -631,7 +758,13 @@ class GroupHistory(MethodView):
         group = groups().get(group_id)
         limit = query["limit"]
         found = groups().page(
-            group_id, limit=limit + 1, before=query["before"], game=query["game"], player=query["player"]
+            group_id,
+            limit=limit + 1,
+            before=query["before"],
+            game=query["game"],
+            player=query["player"],
+            since=query["since"],
+            until=query["until"],
         )
         page, more = found[:limit], len(found) > limit
         next_before = page[-1].position if more else None
@@ -640,7 +773,12 @@ class GroupHistory(MethodView):
             "before",
             next_before,
             limit,
-            {"game": query["game"], "player": query["player"]},
+            {
+                "game": query["game"],
+                "player": query["player"],
+                "from": _bound(request.args.get("from"), query["since"]),
+                "to": _bound(request.args.get("to"), query["until"]),
+            },
         )
         entries = [history_entry(group, played) for played in _played(page)]
         return {"entries": entries, "next_before": next_before, "next": link}, 200, _link_header(link)
@@ -660,7 +798,54 @@ class GroupStats(MethodView):
         finish, so a read costs the same whatever the group's size.
         """
         group = groups().get(group_id)
-        return kept_figures.statistics(group.players, groups().figures(group_id), query["game"])
+        figures = groups().figures(group_id)  # also catches up a table whose sync was lost
+        if query["since"] is None and query["until"] is None:
+            return kept_figures.statistics(group.players, figures, query["game"])
+        played = _walked(group_id, since=query["since"], until=query["until"])
+        return recount.statistics(group, played, query["game"])
+
+
+def _walked(group_id: str, **filters: Any) -> list[Played]:
+    """The counted tables a walk finds, as the group keeps them (api.groups.store.walk)."""
+    return [kept(m, t) for m, t in groups().walk(group_id, **filters)]
+
+
+def _bound(given: str | None, read: datetime | None) -> str | None:
+    """A date filter's bound as the next page's link repeats it (URL-safe: `+` written as %2B)."""
+    if read is None or given is None:
+        return None
+    return given.replace("+", "%2B").replace(":", "%3A")
+
+
+@blp.route("/<string:group_id>/players/<string:player_id>")
+class GroupPlayerPage(MethodView):
+    @blp.doc(operationId="getGroupPlayer")
+    @blp.arguments(DateFilterSchema, location="query")
+    @blp.response(200, PlayerPageSchema)
+    @blp.alt_response(
+        404, response="NOT_FOUND", description="No such group; `player-not-found`: no such player in it"
+    )
+    def get(self, query: dict[str, Any], group_id: str, player_id: str) -> dict[str, Any]:
+        """A player's page
+
+        One group player over the group's finished games (abandoned ones left out): games, wins
+        and win rate overall and per game, best and average score, when last played, the current
+        and longest win streak (in the order the tables joined the group), and a record per game
+        — most eggs at Mahé, highest Magellan score, biggest Mhing hand — with the table it was
+        set at. `from` and `to` keep the tables started in that window. The read link is enough.
+        Cost: the per-game figures are the group's kept ones; streaks and records come from one
+        walk of the player's kept results (at most the group's 5,000 tables, no game replayed).
+        """
+        group = groups().get(group_id)
+        if not any(p["id"] == player_id for p in group.players):
+            raise ApiProblem(404, "player-not-found", "The group has no player with this id.")
+        figures = groups().figures(group_id)
+        played = _walked(group_id, player=player_id, since=query["since"], until=query["until"])
+        by_game = None
+        if query["since"] is None and query["until"] is None:
+            row = kept_figures.statistics(group.players, figures, None)["players"]
+            by_game = next(r["by_game"] for r in row if r["player_id"] == player_id)
+        return player_page(group, played, player_id, by_game)
 
 
 @blp.route("/<string:group_id>/head-to-head")

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from api.db.schema import group_figures
 from api.groups import figures as kept
 from api.groups import history
-from api.groups.history import FactsCache
+from api.groups.history import FactsCache, Played
+from api.groups.players import player_page
 from api.groups.store import GroupStore
 from api.tables.store import TableStore
 from tests.api.finished_game import play_short_game
@@ -49,6 +50,33 @@ def assert_kept_equals_recount(tables: TableStore, groups: GroupStore, group_id:
     for a, b in combinations([p["id"] for p in group.players], 2):
         for x, y in ((a, b), (b, a)):
             assert kept.head_to_head(names, figures, x, y) == history.head_to_head(group, played, x, y)
+    assert_player_pages_equal_recount(groups, group_id, played)
+
+
+def assert_player_pages_equal_recount(groups: GroupStore, group_id: str, played: list[Played]) -> None:
+    """Issue 33, item 9: each player's page (kept per-game figures, streaks and records from the
+    walk of the kept results) equals the page worked out from the replayed records; and so do the
+    statistics and pages of a date window (a recount of the window's kept results)."""
+    group = groups.get(group_id)
+    walked = [history.kept(m, t) for m, t in groups.walk(group_id)]
+    figures = groups.figures(group_id)
+    rows = {r["player_id"]: r["by_game"] for r in kept.statistics(group.players, figures, None)["players"]}
+    for person in group.players:
+        pid = person["id"]
+        mine = [p for p in walked if pid in p.membership.seats]
+        assert player_page(group, mine, pid, rows[pid]) == player_page(group, played, pid), pid
+    starts = sorted({p.table.created_at for p in played})
+    if len(starts) < 2:
+        return
+    since, until = starts[len(starts) // 3], starts[-1]  # a window that leaves tables out on both sides
+    window = [p for p in played if since <= p.table.created_at < until]
+    inside = [history.kept(m, t) for m, t in groups.walk(group_id, since=since, until=until)]
+    for game in (None, "mhing"):
+        assert history.statistics(group, inside, game) == history.statistics(group, window, game)
+    for person in group.players:
+        pid = person["id"]
+        mine = [history.kept(m, t) for m, t in groups.walk(group_id, player=pid, since=since, until=until)]
+        assert player_page(group, mine, pid) == player_page(group, window, pid), pid
 
 
 class Club:
