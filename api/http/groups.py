@@ -228,6 +228,8 @@ class Moment(fields.String):
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
     ) -> datetime:
         text = super()._deserialize(value, attr, data, **kwargs)
+        if len(text) > 40:
+            raise ValidationError("Not a date (YYYY-MM-DD) nor a date-time with its offset.")
         try:
             if len(text) == 10:
                 day = date.fromisoformat(text)
@@ -249,8 +251,8 @@ class DateFilterSchema(Schema):
         end=False,
         data_key="from",
         load_default=None,
-        validate=validate.Length(max=40),
         metadata={
+            "maxLength": 40,
             "pattern": DATE_PATTERN,
             "example": "2026-11-01",
             "description": "Only tables started at or after this: a date (UTC day) or a date-time "
@@ -261,8 +263,8 @@ class DateFilterSchema(Schema):
         end=True,
         data_key="to",
         load_default=None,
-        validate=validate.Length(max=40),
         metadata={
+            "maxLength": 40,
             "pattern": DATE_PATTERN,
             "example": "2026-11-30",
             "description": "Only tables started before this date-time, or on or before this date "
