@@ -21,16 +21,17 @@ from typing import Any
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from api.errors import ApiProblem
 from api.groups import figures as kept_figures
 from api.groups import history as recount
 from api.groups import outcomes
 from api.groups.history import Played, history_entry, kept, progress
+from api.groups.imports import plays_of
 from api.groups.offloop import pause
 from api.groups.players import player_page
-from api.groups.store import GroupRow, GroupStore, Membership, group_key
+from api.groups.store import GroupRow, GroupStore, Membership, group_key, imported_table
 from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
 from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
@@ -71,7 +72,8 @@ MAX_CSV_PAGE = 500
 
 def _played(memberships: list[Membership]) -> list[Played]:
     """The page's tables as the group keeps them: one read of their rows, no replay."""
-    rows = groups().table_facts([m.table_id for m in memberships])
+    rows = groups().table_facts([m.table_id for m in memberships if not m.imported])
+    rows.update({m.table_id: imported_table(m) for m in memberships if m.imported})
     return [kept(m, rows[m.table_id]) for m in memberships if m.table_id in rows]
 
 
@@ -336,7 +338,13 @@ class HistoryEntrySchema(Schema):
     winners = fields.List(fields.String(), required=True, metadata={"description": "Group player ids"})
     record_path = fields.String(allow_none=True, required=True, metadata={"description": "Verifiable record"})
     bgstats_path = fields.String(allow_none=True, required=True)
-    table_path = fields.String(required=True)
+    table_path = fields.String(allow_none=True, required=True, metadata={"description": "null when imported"})
+    imported = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Imported from a BG Stats export: scores and winners only, no record to verify"
+        },
+    )
 
 
 class HistorySchema(Schema):
@@ -559,6 +567,90 @@ class GroupExportSchema(Schema):
     )
 
 
+def _play_date(value: str) -> None:
+    try:
+        datetime.strptime(value, "%Y-%m-%d %H:%M:%S")
+    except ValueError as error:
+        raise ValidationError("Not a day and time as BG Stats writes them (2024-01-05 20:15:00).") from error
+
+
+class BgStatsGameSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    id = fields.Integer(strict=True, required=True)
+    name = fields.String(required=True, validate=validate.Length(max=200))
+
+
+class BgStatsPlayerSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    id = fields.Integer(strict=True, required=True)
+    name = FreeText(max_length=40, required=True, metadata={"description": "The name as BG Stats keeps it"})
+
+
+class BgStatsScoreSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    playerRefId = fields.Integer(strict=True, required=True)
+    score = fields.Raw(
+        load_default=None,
+        metadata={"description": 'A whole number, as a number or text (BG Stats writes "31")'},
+    )
+    winner = StrictBoolean(load_default=False)
+
+
+class BgStatsPlaySchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    uuid = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    gameRefId = fields.Integer(strict=True, required=True)
+    playDate = fields.String(
+        required=True,
+        validate=[validate.Length(equal=19), _play_date],
+        metadata={"example": "2024-01-05 20:15:00", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"},
+    )
+    durationMin = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=100_000))
+    ignored = StrictBoolean(
+        load_default=False, metadata={"description": "Left out of statistics in BG Stats"}
+    )
+    sourcePlayId = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    playerScores = fields.List(
+        fields.Nested(BgStatsScoreSchema), required=True, validate=validate.Length(min=1, max=20)
+    )
+
+
+class BgStatsExportSchema(Schema):
+    """A BG Stats export (`BGStatsExport.json`): its games, players and plays are read; its other
+    parts (locations, tags, …) are accepted and left aside."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    games = fields.List(fields.Nested(BgStatsGameSchema), required=True, validate=validate.Length(max=20_000))
+    players = fields.List(
+        fields.Nested(BgStatsPlayerSchema), required=True, validate=validate.Length(max=20_000)
+    )
+    locations = fields.List(fields.Dict(), load_default=list)
+    plays = fields.List(fields.Nested(BgStatsPlaySchema), required=True, validate=validate.Length(max=20_000))
+
+
+class ImportResultSchema(Schema):
+    imported = fields.Integer(strict=True, required=True, metadata={"description": "Plays added now"})
+    passed_over = fields.Integer(
+        strict=True,
+        required=True,
+        metadata={"description": "Plays already in the group (imported before, or sent from its tables)"},
+    )
+    new_players = fields.List(
+        fields.String(), required=True, metadata={"description": "Names that joined the group"}
+    )
+    group = fields.Nested(GroupSchema, required=True)
+
+
 def group_view(group: GroupRow, empty: bool = False) -> dict[str, Any]:
     """The group with, per game, its latest table's seating: O(games) reads, whatever its size."""
     latest: list[dict[str, Any]] = []
@@ -700,6 +792,62 @@ class GroupTables(MethodView):
             return groups().add_table(
                 group_id, bearer_token(), body["table_id"], body["table_token"], body["seats"]
             )
+
+
+BGSTATS_EXAMPLE = {
+    "games": [{"id": 1, "name": "Mahé"}],
+    "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Ben"}],
+    "locations": [],
+    "plays": [
+        {
+            "uuid": "0d3c1a2b-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+            "gameRefId": 1,
+            "playDate": "2024-01-05 20:15:00",
+            "durationMin": 40,
+            "playerScores": [
+                {"playerRefId": 1, "score": "31", "winner": True},
+                {"playerRefId": 2, "score": "24", "winner": False},
+            ],
+        }
+    ],
+}
+
+
+@blp.route("/<string:group_id>/imports/bgstats")
+class GroupBgStatsImport(MethodView):
+    @blp.doc(operationId="importBgStats", security=GROUP_SECURITY)
+    @blp.arguments(BgStatsExportSchema, example=BGSTATS_EXAMPLE)
+    @blp.response(200, ImportResultSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No edit token")
+    @blp.alt_response(403, response="FORBIDDEN", description="Wrong edit token")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    @blp.alt_response(
+        422,
+        response="UNPROCESSABLE_ENTITY",
+        description="Not a BG Stats export; `bad-bgstats-play`: a play of these games cannot be "
+        "counted (`play_date` says which); `group-full`",
+    )
+    def post(self, body: dict[str, Any], group_id: str) -> dict[str, Any]:
+        """Import plays from BG Stats
+
+        The plays of Mahé, Magellan and Mhing in a BG Stats export (`BGStatsExport.json`; the
+        game matched by name, case and accents ignored) join the group as imported results: their
+        day, players (by name: names the group lacks join it), scores and winners count in the
+        history, statistics and player pages, marked `imported` (there is no record to verify).
+        All or nothing: a play of these games that cannot be counted refuses the whole file and
+        changes nothing. Importing the same file again adds nothing (each play is known by its
+        id in the file), nor does a play Kibitz sent to BG Stats from one of the group's tables.
+        A phone may send only these games' plays and players (the body is at most 256 KiB).
+        """
+        plays = plays_of(body)
+        with guard_token(group_id):
+            imported, passed, names = groups().import_plays(group_id, bearer_token(), plays)
+        return {
+            "imported": imported,
+            "passed_over": passed,
+            "new_players": names,
+            "group": group_view(groups().get(group_id)),
+        }
 
 
 @blp.route("/<string:group_id>/tables/<string:table_id>")
@@ -897,7 +1045,7 @@ class GroupExport(MethodView):
         played = _played(page)
         records = []
         for p in played:
-            if p.table.finished:
+            if p.table.finished and not p.membership.imported:
                 table, entries = store().log(p.table.id)  # O(that table); the loop served between
                 records.append(build_record(table, entries, store().key))
                 pause()

@@ -21,6 +21,7 @@ from api.db.schema import group_figures
 from api.groups import figures as kept
 from api.groups import history
 from api.groups.history import FactsCache, Played
+from api.groups.imports import plays_of
 from api.groups.players import player_page
 from api.groups.store import GroupStore
 from api.tables.store import TableStore
@@ -36,13 +37,20 @@ OPS = st.one_of(
     st.tuples(st.just("end"), st.integers(0, 20)),
     st.tuples(st.just("undo"), st.integers(0, 20)),
     st.tuples(st.just("abandon"), st.integers(0, 20), st.booleans()),
+    # BG Stats plays imported (issue 33, item 9): scores and winners with no log, never reopened.
+    st.tuples(
+        st.just("import"),
+        st.integers(0, 3),
+        st.lists(st.tuples(st.integers(0, 99), st.booleans()), min_size=2, max_size=4),
+    ),
 )
 
 
 def assert_kept_equals_recount(tables: TableStore, groups: GroupStore, group_id: str) -> None:
     group = groups.get(group_id)
     cache = FactsCache()
-    played = [cache.played(tables, m) for m in groups.memberships(group_id)]
+    everything = sorted([*groups.memberships(group_id), *groups.imports(group_id)], key=lambda m: m.position)
+    played = [cache.played(tables, m) for m in everything]
     figures = groups.figures(group_id)
     for game in (None, "mahe", "magellan", "mhing"):
         assert kept.statistics(group.players, figures, game) == history.statistics(group, played, game), game
@@ -86,9 +94,30 @@ class Club:
         self.tables, self.groups = stores(app)
         self.id, self.token, self.players = new_group(self.groups, 5)
         self.open: list[tuple[str, str, int, int]] = []  # id, token, version, seats
+        self.imports = 0
 
     def apply(self, op: tuple[Any, ...]) -> None:
         kind = op[0]
+        if kind == "import":
+            day, seats = op[1], op[2]
+            export = {
+                "games": [{"id": 7, "name": "MHING"}],
+                "players": [{"id": i, "name": f"Friend {i}"} for i in range(len(seats))],
+                "plays": [
+                    {
+                        "uuid": f"play-{self.imports}",
+                        "gameRefId": 7,
+                        "playDate": f"2026-10-{day + 10} 20:00:00",
+                        "playerScores": [
+                            {"playerRefId": i, "score": str(score), "winner": won}
+                            for i, (score, won) in enumerate(seats)
+                        ],
+                    }
+                ],
+            }
+            self.imports += 1
+            self.groups.import_plays(self.id, self.token, plays_of(export))
+            return
         if kind == "new":
             seats, rounds = op[1], op[2]
             table_id, token, version = mhing_table(self.tables, rounds, seats)
