@@ -604,6 +604,7 @@ class GroupStore:
         player: str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
+        imports: bool = True,
     ) -> list[Membership]:
         """Up to `limit` memberships by place: newest first below `before`, or oldest first above
         `after` (a keyset page: one indexed range read, whatever the group's size). `since` and
@@ -620,19 +621,23 @@ class GroupStore:
         query = select(group_tables)
         if since is not None or until is not None:
             query = query.join(game_tables, game_tables.c.id == group_tables.c.table_id)
-        imports = _import_filters(group_id, game, player, since, until)
+        imported_where = _import_filters(group_id, game, player, since, until)
         if after is not None:
-            imports.append(group_imports.c.position > after)
+            imported_where.append(group_imports.c.position > after)
             imported_order = group_imports.c.position.asc()
         else:
             if before is not None:
-                imports.append(group_imports.c.position < before)
+                imported_where.append(group_imports.c.position < before)
             imported_order = group_imports.c.position.desc()
         with read_connection(self.engine) as conn:
             rows = conn.execute(query.where(and_(*where)).order_by(order).limit(limit)).mappings().all()
-            imported = conn.execute(
-                select(group_imports).where(and_(*imports)).order_by(imported_order).limit(limit)
-            ).mappings()
+            imported = (
+                conn.execute(
+                    select(group_imports).where(and_(*imported_where)).order_by(imported_order).limit(limit)
+                ).mappings()
+                if imports
+                else []
+            )
             found = [_membership(r) for r in rows] + [_imported(r) for r in imported]
         # Both keyset pages merged by place (one sequence of places for tables and imports).
         found.sort(key=lambda m: m.position, reverse=after is None)
@@ -846,7 +851,7 @@ class GroupStore:
 
     def latest_of_game(self, group_id: str, game: str) -> Membership | None:
         """The group's latest table of a game (one indexed read: `last_seating` per game)."""
-        found = self.page(group_id, limit=1, game=game)
+        found = self.page(group_id, limit=1, game=game, imports=False)
         return found[0] if found else None
 
     def outcomes(self, group_id: str) -> list[tuple[str, str]]:
