@@ -368,6 +368,17 @@ export async function addGroupTable(id, token, body) {
 }
 
 /**
+ * Import a BG Stats export's plays into the group (all or nothing; again adds nothing).
+ * @param {string} id
+ * @param {string} token
+ * @param {Schemas["BgStatsExport"]} body
+ * @returns {Promise<Schemas["ImportResult"]>}
+ */
+export async function importBgStats(id, token, body) {
+  return (await request("POST", `/groups/${enc(id)}/imports/bgstats`, { body, token })).data;
+}
+
+/**
  * @param {string} id
  * @param {string} token
  * @param {string} tableId

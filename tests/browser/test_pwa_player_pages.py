@@ -6,11 +6,14 @@ overflow, clipped text and "NaN"/"null"/"undefined"."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import requests
 from playwright.sync_api import expect
+
+from tests.api.test_group_bgstats_import import export
 
 from .helpers import tap
 from .test_pwa_360_every_screen import problems
@@ -108,4 +111,39 @@ def test_player_pages_date_filter_plays_and_csv_at_360_px(
     assert saved.read_bytes() == expected
     assert len(expected.splitlines()) > 10
     found.extend(problems(page, "history with dates and CSV"))
+    assert not found, "\n".join(found)
+
+
+def test_plays_imported_from_a_bgstats_file_at_360_px(live_server: str, new_phone: Any) -> None:
+    """The group's settings take a BG Stats export through a file picker: the plays of our games
+    join history (marked imported, no table to open) and statistics; the same file again adds
+    nothing; a file that is not an export is told so."""
+    created = requests.post(
+        f"{live_server}/api/groups",
+        json={"name": "Club", "players": [{"name": "Ann"}, {"name": "Ben"}]},
+        timeout=5,
+    ).json()
+    page = new_phone(locale="en-GB", reduced_motion="reduce")
+    page.goto(f"{live_server}{created['join_path']}")
+    expect(page.get_by_test_id("group-title")).to_have_text("Club")
+    tap(page, "group-tab-players")
+    file = {"name": "BGStatsExport.json", "mimeType": "application/json"}
+    page.get_by_test_id("import-file").set_input_files({**file, "buffer": b"{not json"})
+    expect(page.get_by_test_id("import-result")).to_have_text("This is not a BG Stats export file.")
+    body = json.dumps(export()).encode()
+    page.get_by_test_id("import-file").set_input_files({**file, "buffer": body})
+    expect(page.get_by_test_id("import-result")).to_have_text("2 plays imported. New in the group: Zoë.")
+    found = problems(page, "players with the import")
+    page.get_by_test_id("import-file").set_input_files({**file, "buffer": body})
+    expect(page.get_by_test_id("import-result")).to_have_text(
+        "Nothing new: these plays are in the group already."
+    )
+    tap(page, "group-tab-history")
+    entries = page.get_by_test_id("history-list").locator("> li")
+    expect(entries).to_have_count(2)
+    expect(page.locator("[data-testid^=imported-]")).to_have_count(2)
+    expect(page.get_by_test_id("history-list").get_by_text("Open the table")).to_have_count(0)
+    found.extend(problems(page, "history with imported plays"))
+    tap(page, "group-tab-stats")
+    expect(page.get_by_test_id("stats-table").locator("tbody tr")).to_have_count(3)
     assert not found, "\n".join(found)

@@ -16,6 +16,7 @@ import { qrFigure } from "../ui/qr.js";
 import { createGroupSoon, flushPending, flushPendingGroups } from "../groups/filing.js";
 import { LOCAL_PREFIX } from "../sync/session.js";
 import { dateQuery } from "../groups/dates.js";
+import { ourPlays } from "../groups/bgstats.js";
 
 // What the group's pages read, as openapi.yaml describes it (tests/contract/test_pwa_types.py).
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
@@ -264,9 +265,9 @@ export async function mountGroup(container, { params, query }) {
     const actions = h(
       "div",
       { class: "history-actions" },
-      h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(entry.table_id)}` }, t("group.open_table")),
+      entry.imported ? null : h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(entry.table_id)}` }, t("group.open_table")),
       entry.record_path ? h("a", { class: "btn-link", href: entry.record_path, download: "" }, t("group.record")) : null,
-      entry.status === "finished" && entry.game !== "magellan"
+      entry.status === "finished" && entry.game !== "magellan" && !entry.imported
         ? h("button", { type: "button", class: "btn-link", testid: `progress-${entry.table_id}`, onclick: () => progressChart(entry, detail) }, t("group.score_over_game"))
         : null,
       token && entry.status !== "finished"
@@ -276,7 +277,7 @@ export async function mountGroup(container, { params, query }) {
     return h(
       "li",
       { class: "history-item", testid: `history-${entry.table_id}`, "data-status": entry.status },
-      h("p", { class: "history-head" }, h("strong", {}, gameTitle(entry.game)), " · ", when(entry.started_at), " · ", minutes(entry.duration_seconds), " ", h("span", { class: "badge" }, t(`group.status.${entry.status}`))),
+      h("p", { class: "history-head" }, h("strong", {}, gameTitle(entry.game)), " · ", when(entry.started_at), " · ", minutes(entry.duration_seconds), " ", h("span", { class: "badge" }, t(`group.status.${entry.status}`)), entry.imported ? [" ", h("span", { class: "badge badge-view", testid: `imported-${entry.table_id}` }, t("group.imported"))] : null),
       h("ul", { class: "history-players" }, players),
       actions,
       detail,
@@ -496,7 +497,47 @@ export async function mountGroup(container, { params, query }) {
         }
       },
     }, t("group.save"));
-    return h("section", {}, listEl, h("div", { class: "row" }, add, save));
+    return [h("section", {}, listEl, h("div", { class: "row" }, add, save)), importSection()];
+  }
+
+  // ---------- importing plays from BG Stats (the group's settings) ----------
+  function importSection() {
+    const result = h("p", { class: "muted", testid: "import-result", "aria-live": "polite" });
+    const picker = h("input", { type: "file", class: "input", id: "bgstats-file", testid: "import-file", accept: ".json,application/json" });
+    picker.addEventListener("change", async () => {
+      const file = picker.files?.[0];
+      if (!file || !token) return;
+      const body = ourPlays(await file.text());
+      picker.value = "";
+      if (!body) {
+        result.textContent = t("group.import_bad_file");
+        return;
+      }
+      if (!body.plays.length) {
+        result.textContent = t("group.import_none");
+        return;
+      }
+      result.textContent = t("common.loading");
+      try {
+        const answer = await api.importBgStats(id, token, /** @type {Schemas["BgStatsExport"]} */ (body));
+        group = answer.group;
+        store.rememberGroup(group);
+        const lines = [answer.imported ? t("group.import_done", { count: answer.imported }) : t("group.import_nothing")];
+        if (answer.new_players.length) lines.push(t("group.import_new_players", { names: list(answer.new_players) }));
+        result.textContent = lines.join(" ");
+      } catch (err) {
+        result.textContent = err instanceof api.OfflineError ? t("group.csv_offline") : err instanceof api.ApiError ? err.message : t("error.generic");
+      }
+    });
+    return h(
+      "section",
+      { class: "group-import", testid: "group-import" },
+      h("h2", { class: "section-title" }, t("group.import_title")),
+      h("p", { class: "muted small" }, t("group.import_hint")),
+      h("label", { for: "bgstats-file", class: "date-label" }, t("group.import_pick")),
+      picker,
+      result,
+    );
   }
 
   // ---------- share ----------
