@@ -574,7 +574,7 @@ def _play_date(value: str) -> None:
         raise ValidationError("Not a day and time as BG Stats writes them (2024-01-05 20:15:00).") from error
 
 
-class BgStatsGameSchema(Schema):
+class BgStatsFileGameSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
@@ -582,7 +582,7 @@ class BgStatsGameSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(max=200))
 
 
-class BgStatsPlayerSchema(Schema):
+class BgStatsFilePlayerSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
@@ -590,19 +590,23 @@ class BgStatsPlayerSchema(Schema):
     name = FreeText(max_length=40, required=True, metadata={"description": "The name as BG Stats keeps it"})
 
 
-class BgStatsScoreSchema(Schema):
+class BgStatsFileScoreSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
     playerRefId = fields.Integer(strict=True, required=True)
     score = fields.Raw(
         load_default=None,
-        metadata={"description": 'A whole number, as a number or text (BG Stats writes "31")'},
+        allow_none=True,
+        metadata={
+            "description": 'A whole number, as a number or text (BG Stats writes "31")',
+            "oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 12}],
+        },
     )
     winner = StrictBoolean(load_default=False)
 
 
-class BgStatsPlaySchema(Schema):
+class BgStatsFilePlaySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
@@ -619,7 +623,7 @@ class BgStatsPlaySchema(Schema):
     )
     sourcePlayId = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     playerScores = fields.List(
-        fields.Nested(BgStatsScoreSchema), required=True, validate=validate.Length(min=1, max=20)
+        fields.Nested(BgStatsFileScoreSchema), required=True, validate=validate.Length(min=1, max=20)
     )
 
 
@@ -630,12 +634,15 @@ class BgStatsExportSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    games = fields.List(fields.Nested(BgStatsGameSchema), required=True, validate=validate.Length(max=20_000))
-    players = fields.List(
-        fields.Nested(BgStatsPlayerSchema), required=True, validate=validate.Length(max=20_000)
+    games = fields.List(
+        fields.Nested(BgStatsFileGameSchema), required=True, validate=validate.Length(max=20_000)
     )
-    locations = fields.List(fields.Dict(), load_default=list)
-    plays = fields.List(fields.Nested(BgStatsPlaySchema), required=True, validate=validate.Length(max=20_000))
+    players = fields.List(
+        fields.Nested(BgStatsFilePlayerSchema), required=True, validate=validate.Length(max=20_000)
+    )
+    plays = fields.List(
+        fields.Nested(BgStatsFilePlaySchema), required=True, validate=validate.Length(max=20_000)
+    )
 
 
 class ImportResultSchema(Schema):
@@ -797,7 +804,6 @@ class GroupTables(MethodView):
 BGSTATS_EXAMPLE = {
     "games": [{"id": 1, "name": "Mahé"}],
     "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Ben"}],
-    "locations": [],
     "plays": [
         {
             "uuid": "0d3c1a2b-5e6f-4a7b-8c9d-0e1f2a3b4c5d",

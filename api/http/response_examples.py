@@ -49,6 +49,7 @@ PARAMETER_EXAMPLES: dict[str, Any] = {
     "seat": 0,
     "group_id": GROUP_ID,
     "publication_id": PUBLICATION_ID,
+    "player_id": "bwgw4Muh",
 }
 
 
@@ -117,6 +118,7 @@ def group_examples() -> dict[str, Any]:
         "record_path": f"/api/tables/{TABLE_ID}/export",
         "bgstats_path": f"/api/tables/{TABLE_ID}/export/bgstats",
         "table_path": f"/#/t/{TABLE_ID}",
+        "imported": False,
     }
     figures = {
         "games": 1,
@@ -168,6 +170,15 @@ def group_examples() -> dict[str, Any]:
         },
         "getGroupHistory": {"entries": [entry], "next_before": None, "next": None},
         "getGroupStats": stats,
+        "importBgStats": {
+            "imported": 1,
+            "passed_over": 0,
+            "new_players": [],
+            "group": {
+                **group,
+                "plays": [{"game": "mahe", "games": 2, "last_played_at": "2026-11-25T19:47:00+00:00"}],
+            },
+        },
         "getGroupPlayer": {
             **{k: v for k, v in players[0].items() if k != "id"},
             "player_id": seats[0],
