@@ -298,9 +298,8 @@ class GroupStore:
             kept = {p["id"] for p in new_players}
             seated = {
                 seat
-                for (seats,) in conn.execute(
-                    select(group_tables.c.seats).where(group_tables.c.group_id == group_id)
-                )
+                for source in (group_tables, group_imports)  # imported plays count as games too
+                for (seats,) in conn.execute(select(source.c.seats).where(source.c.group_id == group_id))
                 for seat in seats
             }
             if seated - kept:

@@ -122,6 +122,12 @@ def test_a_bgstats_export_is_imported_once_and_counts(any_db_client: FlaskClient
     assert (again["imported"], again["passed_over"], again["new_players"]) == (0, 2, [])
     assert again["group"]["version"] == version
     assert client.get(f"/api/groups/{gid}/stats").get_json() == stats
+    # A player with imported plays has games: kept when the players are changed.
+    group = client.get(f"/api/groups/{gid}").get_json()
+    keep = [p for p in group["players"] if p["name"] != "Zoë"]
+    change = {"name": "Club", "players": keep, "expected_version": group["version"]}
+    refused = client.put(f"/api/groups/{gid}", json=change, headers=bearer(token))
+    assert refused.status_code == 422 and refused.get_json()["code"] == "player-has-games"
     # The CSV export lists the imported plays with the tables.
     csv_rows = client.get(f"/api/groups/{gid}/export.csv").get_data(as_text=True).splitlines()
     assert len(csv_rows) == 1 + 4
