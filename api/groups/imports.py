@@ -112,6 +112,15 @@ def plays_of(export: Mapping[str, Any]) -> list[ImportedPlay]:
         assert rules is not None
         seats = play["playerScores"]
         when = play["playDate"]
+        try:
+            played_at = _played_at(when)
+        except ValueError:
+            raise ApiProblem(
+                422,
+                "bad-bgstats-play",
+                "A play in the file has a day or time that does not exist.",
+                play_date=when,
+            ) from None
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise ApiProblem(
                 422,
@@ -153,7 +162,7 @@ def plays_of(export: Mapping[str, Any]) -> list[ImportedPlay]:
         found[key] = ImportedPlay(
             key,
             game,
-            _played_at(when),
+            played_at,
             max(0, min(int(minutes), 7 * 24 * 60)) * 60,
             tuple(names),
             facts,

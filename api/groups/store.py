@@ -736,6 +736,7 @@ class GroupStore:
         accents ignored), each new play takes the next place and goes into the figures. A play
         already imported (its key) or one Kibitz itself sent to BG Stats from a table of this group
         is passed over, so the same file twice adds nothing. → (imported, passed over, new names)"""
+        self.check_token(group_id, token)  # 404, 401, 403 before anything is read or built
         self.figures(group_id)  # a group from before kept figures has them built first
         with write_transaction(self.engine) as conn:
             row = (

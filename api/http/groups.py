@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import socket
 import time
 from collections import Counter
@@ -21,7 +22,7 @@ from typing import Any
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from api.errors import ApiProblem
 from api.groups import figures as kept_figures
@@ -230,19 +231,16 @@ class Moment(fields.String):
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
     ) -> datetime:
         text = super()._deserialize(value, attr, data, **kwargs)
-        if len(text) > 40:
+        if len(text) > 40 or not re.fullmatch(DATE_PATTERN, text, re.ASCII):
             raise ValidationError("Not a date (YYYY-MM-DD) nor a date-time with its offset.")
         try:
             if len(text) == 10:
                 day = date.fromisoformat(text)
                 moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
                 return moment + timedelta(days=1) if self.end else moment
-            moment = datetime.fromisoformat(text)
-        except ValueError as error:
-            raise ValidationError("Not a date (YYYY-MM-DD) nor a date-time with its offset.") from error
-        if moment.tzinfo is None:
-            raise ValidationError("A date-time needs its offset (Z or +01:00).")
-        return moment.astimezone(UTC)
+            return datetime.fromisoformat(text).astimezone(UTC)
+        except (ValueError, OverflowError) as error:  # written right, but no such day (2026-02-30)
+            raise ApiProblem(422, "no-such-date", "There is no such day or time.") from error
 
 
 DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$"
@@ -567,33 +565,17 @@ class GroupExportSchema(Schema):
     )
 
 
-def _play_date(value: str) -> None:
-    try:
-        datetime.strptime(value, "%Y-%m-%d %H:%M:%S")
-    except ValueError as error:
-        raise ValidationError("Not a day and time as BG Stats writes them (2024-01-05 20:15:00).") from error
-
-
 class BgStatsFileGameSchema(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
     id = fields.Integer(strict=True, required=True)
     name = fields.String(required=True, validate=validate.Length(max=200))
 
 
 class BgStatsFilePlayerSchema(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
     id = fields.Integer(strict=True, required=True)
     name = FreeText(max_length=40, required=True, metadata={"description": "The name as BG Stats keeps it"})
 
 
 class BgStatsFileScoreSchema(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
     playerRefId = fields.Integer(strict=True, required=True)
     score = fields.Raw(
         load_default=None,
@@ -607,14 +589,11 @@ class BgStatsFileScoreSchema(Schema):
 
 
 class BgStatsFilePlaySchema(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
     uuid = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     gameRefId = fields.Integer(strict=True, required=True)
     playDate = fields.String(
         required=True,
-        validate=[validate.Length(equal=19), _play_date],
+        validate=validate.Length(equal=19),
         metadata={"example": "2024-01-05 20:15:00", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"},
     )
     durationMin = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=100_000))
@@ -628,20 +607,19 @@ class BgStatsFilePlaySchema(Schema):
 
 
 class BgStatsExportSchema(Schema):
-    """A BG Stats export (`BGStatsExport.json`): its games, players and plays are read; its other
-    parts (locations, tags, …) are accepted and left aside."""
-
-    class Meta:
-        unknown = EXCLUDE
+    """A BG Stats export (`BGStatsExport.json`) cut down to what the import reads: its games (id,
+    name), players (id, name) and plays with the fields below (the phone cuts the file so; other
+    fields are refused, as everywhere in this API). At most 2,000 plays a file (the body's
+    256 KiB holds them; a phone sends only the plays of our games)."""
 
     games = fields.List(
-        fields.Nested(BgStatsFileGameSchema), required=True, validate=validate.Length(max=20_000)
+        fields.Nested(BgStatsFileGameSchema), required=True, validate=validate.Length(max=1000)
     )
     players = fields.List(
-        fields.Nested(BgStatsFilePlayerSchema), required=True, validate=validate.Length(max=20_000)
+        fields.Nested(BgStatsFilePlayerSchema), required=True, validate=validate.Length(max=1000)
     )
     plays = fields.List(
-        fields.Nested(BgStatsFilePlaySchema), required=True, validate=validate.Length(max=20_000)
+        fields.Nested(BgStatsFilePlaySchema), required=True, validate=validate.Length(max=2000)
     )
 
 
@@ -840,10 +818,11 @@ class GroupBgStatsImport(MethodView):
         game matched by name, case and accents ignored) join the group as imported results: their
         day, players (by name: names the group lacks join it), scores and winners count in the
         history, statistics and player pages, marked `imported` (there is no record to verify).
+        Send the export's `games`, `players` and `plays` with the fields this schema names (the
+        phone cuts the file down to them and to these games' plays: the body is at most 256 KiB).
         All or nothing: a play of these games that cannot be counted refuses the whole file and
         changes nothing. Importing the same file again adds nothing (each play is known by its
         id in the file), nor does a play Kibitz sent to BG Stats from one of the group's tables.
-        A phone may send only these games' plays and players (the body is at most 256 KiB).
         """
         plays = plays_of(body)
         with guard_token(group_id):
