@@ -14,7 +14,7 @@ loop on its JSON export, while another address reads `/api/health`: its p50 and 
 (issue 31: under 100 ms p99; it was 30 s and a killed worker).
 
 Run: `python -m benchmarks.group_reads` (about 5 minutes; `--quick` for 10/100/300 and a 100-table
-group under gunicorn; `--gunicorn-only` for part 2 alone).
+group under gunicorn; `--gunicorn-only` for part 2 alone, `--in-process-only` for part 1 alone).
 """
 
 from __future__ import annotations
@@ -87,6 +87,11 @@ def in_process(sizes: list[int], rounds: int) -> list[str]:
                 "history page (10)": ok(f"{base}/history?limit=10"),
                 "export page (10)": ok(f"{base}/export?limit=10"),
                 "CSV page (10)": ok(f"{base}/export.csv?limit=10"),
+                # Issue 33, item 9: a player's page walks that player's kept results (O(their
+                # tables), no replay); a date window's statistics recount the window's kept results.
+                "player page": ok(f"{base}/players/{players[0]}"),
+                "statistics, date window": ok(f"{base}/stats?from=2000-01-01"),
+                "history page (10), date window": ok(f"{base}/history?limit=10&from=2000-01-01"),
             }
 
         calls = {size: reads(size) for size in sizes}
@@ -210,6 +215,10 @@ def under_gunicorn(tables: int, seconds: float) -> list[str]:
 def main() -> None:
     quick = "--quick" in sys.argv
     sizes = [10, 100, 300] if quick else [10, 100, 1000]
+    if "--in-process-only" in sys.argv:
+        for line in in_process(sizes, 5 if quick else 9):
+            print(line, flush=True)
+        return
     if "--gunicorn-only" not in sys.argv:
         for line in in_process(sizes, 5 if quick else 9):
             print(line, flush=True)

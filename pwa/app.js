@@ -7,6 +7,7 @@ import { mountHome } from "./js/views/home.js";
 import { mountSetup } from "./js/views/setup.js";
 import { mountTable } from "./js/views/table.js";
 import { mountGroup, mountNewGroup } from "./js/views/group.js";
+import { mountPlayer } from "./js/views/player.js";
 import { startReferee } from "./js/referee/client.js";
 import { flushPendingGroups } from "./js/groups/filing.js";
 import { onConnectivity } from "./js/api.js";
@@ -46,6 +47,7 @@ async function main() {
   addRoute(/^\/t\/(?<id>[^/]+)$/, mountTable);
   addRoute(/^\/g\/new$/, mountNewGroup);
   addRoute(/^\/g\/(?<id>[^/]+)$/, mountGroup);
+  addRoute(/^\/g\/(?<id>[^/]+)\/p\/(?<player>[^/]+)$/, mountPlayer);
   onLanguageChange(() => render());
   await startRouter(document.getElementById("view"));
   if (knewPowers) refreshPowers(); // after a release: a Magellan screen redraws on POWERS_CHANGED

@@ -180,6 +180,24 @@ group_figures = Table(
     Column("version", Integer, nullable=False),
 )
 
+# Plays imported from a BG Stats export (issue 33, item 9, migration 0015): results with no event
+# log, counted in the group like its finished tables and placed in the same sequence of places.
+group_imports = Table(
+    "group_imports",
+    metadata,
+    Column("group_id", String(32), ForeignKey("player_groups.id", ondelete="CASCADE"), primary_key=True),
+    Column("import_key", String(64), primary_key=True),  # the play's own id, hashed: one import per play
+    Column("position", Integer, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("played_at", DateTime(timezone=True), nullable=False),
+    Column("ended_at", DateTime(timezone=True), nullable=False),  # the day plus the play's duration
+    Column("names", JSON, nullable=False),  # the names in the file, seat by seat
+    Column("seats", JSON, nullable=False),  # the group player id in each seat
+    Column("facts", JSON, nullable=False),  # scores and winners as api.groups.figures keeps facts
+    Column("imported_at", DateTime(timezone=True), nullable=False),
+    Index("ix_group_imports_position", "group_id", "position", unique=True),
+)
+
 # The next game of a table (issue 33): the phones that sat at `table_id` follow it to `next_id`. The
 # next table's write token is kept sealed with a key only the old table's write token gives (never
 # stored), so a reader of the database learns no token and only a phone that held the old table's

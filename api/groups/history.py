@@ -18,7 +18,7 @@ from typing import Any
 
 from api.groups.facts import GameFacts, facts_of
 from api.groups.figures import facts_from, premium_list
-from api.groups.store import GroupRow, Membership, TableFacts, utc
+from api.groups.store import GroupRow, Membership, TableFacts, imported_table, utc
 from api.tables.record import build_record
 from api.tables.store import TableRow, TableStore
 
@@ -50,6 +50,8 @@ class FactsCache:
         self.known: OrderedDict[tuple[str, int], tuple[GameFacts, Any]] = OrderedDict()
 
     def played(self, tables: TableStore, membership: Membership) -> Played:
+        if membership.imported:  # no log to replay: the file's scores and winners are its facts
+            return kept(membership, imported_table(membership))
         table = tables.get(membership.table_id)
         key = (table.id, table.version)
         if table.finished and key in self.known:
@@ -85,6 +87,8 @@ def history_entry(group: GroupRow, played: Played) -> JSON:
     facts = played.facts
     started = table.created_at
     ended = played.last_entry_at
+    imported = played.membership.imported
+    logged = table.finished and not imported
     return {
         "table_id": table.id,
         "game": table.game,
@@ -103,9 +107,10 @@ def history_entry(group: GroupRow, played: Played) -> JSON:
             for seat, player_id in enumerate(seats)
         ],
         "winners": [seats[seat] for seat in facts.winners] if facts else [],
-        "record_path": f"/api/tables/{table.id}/export" if table.finished else None,
-        "bgstats_path": f"/api/tables/{table.id}/export/bgstats" if table.finished else None,
-        "table_path": f"/#/t/{table.id}",
+        "record_path": f"/api/tables/{table.id}/export" if logged else None,
+        "bgstats_path": f"/api/tables/{table.id}/export/bgstats" if logged else None,
+        "table_path": None if imported else f"/#/t/{table.id}",
+        "imported": imported,
     }
 
 

@@ -12,7 +12,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from cryptography.hazmat.primitives import serialization
@@ -20,10 +20,11 @@ from sqlalchemy import Connection, Engine, Text, and_, cast, func, insert, selec
 from sqlalchemy.exc import IntegrityError
 
 from api.db.engine import read_connection, write_transaction
-from api.db.schema import game_tables, group_figures, group_tables, player_groups
+from api.db.schema import game_tables, group_figures, group_imports, group_tables, player_groups
 from api.errors import ApiProblem
 from api.groups import figures as kept
 from api.groups.facts import facts_of
+from api.groups.imports import ImportedPlay, folded, seat_players
 from api.groups.offloop import off_the_loop
 from api.tables.changes import CHANNEL
 from api.tables.record import build_record
@@ -69,6 +70,12 @@ class Membership:
     facts: dict[str, Any] | None = None
     facts_version: int | None = None
     counted: bool = False
+    # An imported result (a BG Stats play, migration 0015): no table behind it; its day, end and the
+    # names the file gave.
+    imported: bool = False
+    played_at: datetime | None = None
+    ended_at: datetime | None = None
+    names: list[str] | None = None
 
     @property
     def status(self) -> str:
@@ -291,9 +298,8 @@ class GroupStore:
             kept = {p["id"] for p in new_players}
             seated = {
                 seat
-                for (seats,) in conn.execute(
-                    select(group_tables.c.seats).where(group_tables.c.group_id == group_id)
-                )
+                for source in (group_tables, group_imports)  # imported plays count as games too
+                for (seats,) in conn.execute(select(source.c.seats).where(source.c.group_id == group_id))
                 for seat in seats
             }
             if seated - kept:
@@ -356,11 +362,7 @@ class GroupStore:
                         409, "table-already-in-group", "This table is in the group with other seats."
                     )
                 return _membership(known)
-            count, last = conn.execute(
-                select(func.count(), func.max(group_tables.c.position)).where(
-                    group_tables.c.group_id == group_id
-                )
-            ).one()
+            count, last = _places(conn, group_id)
             if count >= MAX_TABLES:
                 raise ApiProblem(
                     422,
@@ -529,14 +531,21 @@ class GroupStore:
             conn.execute(
                 update(group_tables).where(group_tables.c.group_id == group_id).values(counted=False)
             )
-            conn.execute(insert(group_figures).values(group_id=group_id, figures=kept.empty(), version=1))
+            figures = kept.empty()
+            for seats, facts in conn.execute(
+                select(group_imports.c.seats, group_imports.c.facts).where(
+                    group_imports.c.group_id == group_id
+                )
+            ):
+                kept.apply(figures, kept.facts_from(facts), seats, 1)
+            conn.execute(insert(group_figures).values(group_id=group_id, figures=figures, version=1))
         for membership in self.memberships(group_id):
             self.sync(group_id, membership.table_id)
 
     def recount(self, group_id: str) -> dict[str, Any]:
         """The figures summed afresh from the memberships' kept facts (what `figures` must equal)."""
         figures = kept.empty()
-        for membership in self.memberships(group_id):
+        for membership in [*self.memberships(group_id), *self.imports(group_id)]:
             if membership.counted and membership.facts is not None:
                 kept.apply(figures, kept.facts_from(membership.facts), membership.seats, 1)
         return figures
@@ -592,15 +601,15 @@ class GroupStore:
         after: int | None = None,
         game: str | None = None,
         player: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        imports: bool = True,
     ) -> list[Membership]:
         """Up to `limit` memberships by place: newest first below `before`, or oldest first above
-        `after` (a keyset page: one indexed range read, whatever the group's size)."""
-        where = [group_tables.c.group_id == group_id]
-        if game is not None:
-            where.append(group_tables.c.game == game)
-        if player is not None:
-            escaped = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where.append(cast(group_tables.c.seats, Text).like(f'%"{escaped}"%', escape="\\"))
+        `after` (a keyset page: one indexed range read, whatever the group's size). `since` and
+        `until` keep the tables started in [since, until) (a join on the tables' start; at most
+        the group's cap of rows passed over)."""
+        where = _filters(group_id, game, player, since, until)
         if after is not None:
             where.append(group_tables.c.position > after)
             order = group_tables.c.position.asc()
@@ -608,11 +617,207 @@ class GroupStore:
             if before is not None:
                 where.append(group_tables.c.position < before)
             order = group_tables.c.position.desc()
+        query = select(group_tables)
+        if since is not None or until is not None:
+            query = query.join(game_tables, game_tables.c.id == group_tables.c.table_id)
+        imported_where = _import_filters(group_id, game, player, since, until)
+        if after is not None:
+            imported_where.append(group_imports.c.position > after)
+            imported_order = group_imports.c.position.asc()
+        else:
+            if before is not None:
+                imported_where.append(group_imports.c.position < before)
+            imported_order = group_imports.c.position.desc()
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(query.where(and_(*where)).order_by(order).limit(limit)).mappings().all()
+            imported = (
+                conn.execute(
+                    select(group_imports).where(and_(*imported_where)).order_by(imported_order).limit(limit)
+                ).mappings()
+                if imports
+                else []
+            )
+            found = [_membership(r) for r in rows] + [_imported(r) for r in imported]
+        # Both keyset pages merged by place (one sequence of places for tables and imports).
+        found.sort(key=lambda m: m.position, reverse=after is None)
+        return found[:limit]
+
+    def walk(
+        self,
+        group_id: str,
+        *,
+        player: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[tuple[Membership, TableFacts]]:
+        """The counted tables (finished, kept) of the group, or of one player, oldest place first,
+        each with its shown columns: one read of the group's own rows and the tables' small columns
+        (their facts as the group keeps them; no log, no replay). O(those tables), at most the
+        group's cap (MAX_TABLES): what a player's page and a date-filtered statistics walk."""
+        where = _filters(group_id, None, player, since, until)
+        where.append(group_tables.c.counted.is_(True))
+        cols = game_tables.c
+        query = (
+            select(
+                group_tables,
+                cols.players.label("t_players"),
+                cols.finished.label("t_finished"),
+                cols.version.label("t_version"),
+                cols.created_at.label("t_created_at"),
+                cols.updated_at.label("t_updated_at"),
+            )
+            .join(game_tables, cols.id == group_tables.c.table_id)
+            .where(and_(*where))
+            .order_by(group_tables.c.position.asc())
+            .limit(MAX_TABLES)
+        )
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(query).mappings().all()
+            imported = conn.execute(
+                select(group_imports)
+                .where(and_(*_import_filters(group_id, None, player, since, until)))
+                .order_by(group_imports.c.position.asc())
+                .limit(MAX_TABLES)
+            ).mappings()
+            imports = [(m, imported_table(m)) for m in map(_imported, imported)]
+        walked = [
+            (
+                _membership(r),
+                TableFacts(
+                    r["table_id"],
+                    r["game"],
+                    list(r["t_players"]),
+                    bool(r["t_finished"]),
+                    int(r["t_version"]),
+                    utc(r["t_created_at"]),
+                    utc(r["t_updated_at"]),
+                ),
+            )
+            for r in rows
+        ]
+        return sorted(walked + imports, key=lambda pair: pair[0].position)
+
+    def plays(self, group_id: str) -> dict[str, datetime]:
+        """Per game, when the group last played it: the latest entry of its finished, kept tables
+        (one grouped read over the group's rows)."""
         with read_connection(self.engine) as conn:
             rows = conn.execute(
-                select(group_tables).where(and_(*where)).order_by(order).limit(limit)
+                select(group_tables.c.game, func.max(game_tables.c.updated_at))
+                .join(game_tables, game_tables.c.id == group_tables.c.table_id)
+                .where(group_tables.c.group_id == group_id, group_tables.c.counted.is_(True))
+                .group_by(group_tables.c.game)
+            ).all()
+            imported = conn.execute(
+                select(group_imports.c.game, func.max(group_imports.c.ended_at))
+                .where(group_imports.c.group_id == group_id)
+                .group_by(group_imports.c.game)
+            ).all()
+        last: dict[str, datetime] = {}
+        for game, at in [*rows, *imported]:
+            if game is not None and at is not None and (game not in last or utc(at) > last[game]):
+                last[str(game)] = utc(at)
+        return last
+
+    def imports(self, group_id: str) -> list[Membership]:
+        """Every imported result of the group, by place (O(imports): for the recount and tests)."""
+        with read_connection(self.engine) as conn:
+            rows = conn.execute(
+                select(group_imports)
+                .where(group_imports.c.group_id == group_id)
+                .order_by(group_imports.c.position)
             ).mappings()
-            return [_membership(r) for r in rows]
+            return [_imported(r) for r in rows]
+
+    def import_plays(
+        self, group_id: str, token: str | None, plays: Sequence[ImportedPlay]
+    ) -> tuple[int, int, list[str]]:
+        """File a BG Stats export's plays in the group, all or nothing, in one transaction that
+        holds the group's row and figures: players the group lacks join it (by name, case and
+        accents ignored), each new play takes the next place and goes into the figures. A play
+        already imported (its key) or one Kibitz itself sent to BG Stats from a table of this group
+        is passed over, so the same file twice adds nothing. → (imported, passed over, new names)"""
+        self.check_token(group_id, token)  # 404, 401, 403 before anything is read or built
+        self.figures(group_id)  # a group from before kept figures has them built first
+        with write_transaction(self.engine) as conn:
+            row = (
+                conn.execute(select(player_groups).where(player_groups.c.id == group_id).with_for_update())
+                .mappings()
+                .first()
+            )
+            if row is None or not is_our_id(group_id):
+                raise group_not_found(group_id)
+            _verify(row, token)
+            keys = [p.key for p in plays]
+            known_keys = {
+                k
+                for chunk in _chunks(keys)
+                for (k,) in conn.execute(
+                    select(group_imports.c.import_key).where(
+                        group_imports.c.group_id == group_id, group_imports.c.import_key.in_(chunk)
+                    )
+                )
+            }
+            sources = [p.source_id for p in plays if p.source_id]
+            own = {
+                t
+                for chunk in _chunks(sources)
+                for (t,) in conn.execute(
+                    select(group_tables.c.table_id).where(
+                        group_tables.c.group_id == group_id, group_tables.c.table_id.in_(chunk)
+                    )
+                )
+            }
+            fresh = [p for p in plays if p.key not in known_keys and p.source_id not in own]
+            if not fresh:
+                return 0, len(plays), []
+            ids, new_names = seat_players(fresh, row["players"])
+            players = list(row["players"])
+            if new_names:
+                players = player_entries([*players, *({"name": n} for n in new_names)], players)
+                conn.execute(
+                    update(player_groups)
+                    .where(player_groups.c.id == group_id)
+                    .values(players=players, version=row["version"] + 1, updated_at=datetime.now(UTC))
+                )
+                ids = {folded(str(p["name"])): str(p["id"]) for p in players}
+            count, last = _places(conn, group_id)
+            if count + len(fresh) > MAX_TABLES:
+                raise ApiProblem(
+                    422, "group-full", "The import would take the group past its most tables (5,000)."
+                )
+            figures_row = conn.execute(
+                select(group_figures.c.figures, group_figures.c.version)
+                .where(group_figures.c.group_id == group_id)
+                .with_for_update()
+            ).one()
+            figures = figures_row[0]
+            now = datetime.now(UTC)
+            for place, play in enumerate(fresh, start=(last or 0) + 1):
+                seats = [ids[folded(name)] for name in play.names]
+                facts = kept.facts_json(play.facts)
+                conn.execute(
+                    insert(group_imports).values(
+                        group_id=group_id,
+                        import_key=play.key,
+                        position=place,
+                        game=play.game,
+                        played_at=play.played_at,
+                        ended_at=play.played_at + _duration(play),
+                        names=list(play.names),
+                        seats=seats,
+                        facts=facts,
+                        imported_at=now,
+                    )
+                )
+                kept.apply(figures, play.facts, seats, 1)
+            conn.execute(
+                update(group_figures)
+                .where(group_figures.c.group_id == group_id)
+                .values(figures=figures, version=figures_row[1] + 1)
+            )
+            announced = self._announce(conn, group_id)
+        self.on_commit(*announced)
+        return len(fresh), len(plays) - len(fresh), new_names
 
     def table_facts(self, table_ids: Sequence[str]) -> dict[str, TableFacts]:
         """The shown columns of these tables, in one read (their states left unread)."""
@@ -646,7 +851,7 @@ class GroupStore:
 
     def latest_of_game(self, group_id: str, game: str) -> Membership | None:
         """The group's latest table of a game (one indexed read: `last_seating` per game)."""
-        found = self.page(group_id, limit=1, game=game)
+        found = self.page(group_id, limit=1, game=game, imports=False)
         return found[0] if found else None
 
     def outcomes(self, group_id: str) -> list[tuple[str, str]]:
@@ -662,6 +867,93 @@ class GroupStore:
             (table_id, "abandoned" if abandoned else "finished" if finished else "playing")
             for table_id, abandoned, finished in rows
         ]
+
+
+def _places(conn: Connection, group_id: str) -> tuple[int, int | None]:
+    """How many places the group's tables and imports take, and the last one (one sequence)."""
+    count, last = conn.execute(
+        select(func.count(), func.max(group_tables.c.position)).where(group_tables.c.group_id == group_id)
+    ).one()
+    more, latest = conn.execute(
+        select(func.count(), func.max(group_imports.c.position)).where(group_imports.c.group_id == group_id)
+    ).one()
+    return int(count) + int(more), max((p for p in (last, latest) if p is not None), default=None)
+
+
+def _chunks(values: Sequence[str], size: int = 500) -> list[list[str]]:
+    return [list(values[i : i + size]) for i in range(0, len(values), size)]
+
+
+def _duration(play: ImportedPlay) -> timedelta:
+    return timedelta(seconds=play.duration_seconds)
+
+
+def _import_filters(
+    group_id: str, game: str | None, player: str | None, since: datetime | None, until: datetime | None
+) -> list[Any]:
+    """The conditions of a page or walk over imported results (dates on the day played)."""
+    where: list[Any] = [group_imports.c.group_id == group_id]
+    if game is not None:
+        where.append(group_imports.c.game == game)
+    if player is not None:
+        escaped = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.append(cast(group_imports.c.seats, Text).like(f'%"{escaped}"%', escape="\\"))
+    if since is not None:
+        where.append(group_imports.c.played_at >= since)
+    if until is not None:
+        where.append(group_imports.c.played_at < until)
+    return where
+
+
+def _imported(row: Mapping[str, Any]) -> Membership:
+    """An imported result as a membership: always finished and counted, its facts at version 0."""
+    return Membership(
+        f"import-{row['import_key'][:16]}",
+        list(row["seats"]),
+        False,
+        utc(row["imported_at"]),
+        row["game"],
+        int(row["position"]),
+        True,
+        dict(row["facts"]),
+        0,
+        True,
+        True,
+        utc(row["played_at"]),
+        utc(row["ended_at"]),
+        list(row["names"]),
+    )
+
+
+def imported_table(membership: Membership) -> TableFacts:
+    """The table columns history shows, for an imported result (there is no table)."""
+    assert membership.played_at is not None and membership.ended_at is not None
+    return TableFacts(
+        membership.table_id,
+        str(membership.game),
+        [{"name": n} for n in membership.names or []],
+        True,
+        0,
+        membership.played_at,
+        membership.ended_at,
+    )
+
+
+def _filters(
+    group_id: str, game: str | None, player: str | None, since: datetime | None, until: datetime | None
+) -> list[Any]:
+    """The conditions of a page or walk (dates on the tables' start: the join is the caller's)."""
+    where: list[Any] = [group_tables.c.group_id == group_id]
+    if game is not None:
+        where.append(group_tables.c.game == game)
+    if player is not None:
+        escaped = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.append(cast(group_tables.c.seats, Text).like(f'%"{escaped}"%', escape="\\"))
+    if since is not None:
+        where.append(game_tables.c.created_at >= since)
+    if until is not None:
+        where.append(game_tables.c.created_at < until)
+    return where
 
 
 def _membership(row: Mapping[str, Any]) -> Membership:

@@ -11,24 +11,28 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from api.errors import ApiProblem
 from api.groups import figures as kept_figures
+from api.groups import history as recount
 from api.groups import outcomes
 from api.groups.history import Played, history_entry, kept, progress
+from api.groups.imports import plays_of
 from api.groups.offloop import pause
-from api.groups.store import GroupRow, GroupStore, Membership, group_key
+from api.groups.players import player_page
+from api.groups.store import GroupRow, GroupStore, Membership, group_key, imported_table
 from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
 from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
@@ -69,7 +73,8 @@ MAX_CSV_PAGE = 500
 
 def _played(memberships: list[Membership]) -> list[Played]:
     """The page's tables as the group keeps them: one read of their rows, no replay."""
-    rows = groups().table_facts([m.table_id for m in memberships])
+    rows = groups().table_facts([m.table_id for m in memberships if not m.imported])
+    rows.update({m.table_id: imported_table(m) for m in memberships if m.imported})
     return [kept(m, rows[m.table_id]) for m in memberships if m.table_id in rows]
 
 
@@ -138,6 +143,14 @@ class LastSeatingSchema(Schema):
     )
 
 
+class GamePlaysSchema(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(GAME_NAMES))
+    games = fields.Integer(strict=True, required=True, metadata={"description": "Finished, kept games"})
+    last_played_at = fields.DateTime(
+        required=True, metadata={"description": "The last entry of its latest finished game"}
+    )
+
+
 class GroupSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
@@ -150,6 +163,11 @@ class GroupSchema(Schema):
         fields.Nested(LastSeatingSchema),
         required=True,
         metadata={"description": "Per game, the seats and colours of the group's latest table of it"},
+    )
+    plays = fields.List(
+        fields.Nested(GamePlaysSchema),
+        required=True,
+        metadata={"description": "Per game played: how many finished games and when last played"},
     )
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
@@ -200,7 +218,62 @@ class AbandonSchema(Schema):
     )
 
 
-class HistoryQuerySchema(Schema):
+class Moment(fields.String):
+    """A bound of a date filter: a date (`2026-11-28`, a UTC day) or a date-time with its offset
+    (`2026-11-28T00:00:00+01:00`: a phone's own midnight). Read as an instant in UTC; a date given
+    as `to` means the end of that day (the whole day is in)."""
+
+    def __init__(self, *, end: bool, **kwargs: Any) -> None:
+        self.end = end
+        super().__init__(**kwargs)
+
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> datetime:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if len(text) > 40 or not re.fullmatch(DATE_PATTERN, text, re.ASCII):
+            raise ValidationError("Not a date (YYYY-MM-DD) nor a date-time with its offset.")
+        try:
+            if len(text) == 10:
+                day = date.fromisoformat(text)
+                moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
+                return moment + timedelta(days=1) if self.end else moment
+            return datetime.fromisoformat(text).astimezone(UTC)
+        except (ValueError, OverflowError) as error:  # written right, but no such day (2026-02-30)
+            raise ApiProblem(422, "no-such-date", "There is no such day or time.") from error
+
+
+DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$"
+
+
+class DateFilterSchema(Schema):
+    since = Moment(
+        end=False,
+        data_key="from",
+        load_default=None,
+        metadata={
+            "maxLength": 40,
+            "pattern": DATE_PATTERN,
+            "example": "2026-11-01",
+            "description": "Only tables started at or after this: a date (UTC day) or a date-time "
+            "with its offset",
+        },
+    )
+    until = Moment(
+        end=True,
+        data_key="to",
+        load_default=None,
+        metadata={
+            "maxLength": 40,
+            "pattern": DATE_PATTERN,
+            "example": "2026-11-30",
+            "description": "Only tables started before this date-time, or on or before this date "
+            "(the whole UTC day)",
+        },
+    )
+
+
+class HistoryQuerySchema(DateFilterSchema):
     game = fields.String(load_default=None, validate=validate.OneOf(GAME_NAMES))
     player = fields.String(
         load_default=None,
@@ -263,7 +336,13 @@ class HistoryEntrySchema(Schema):
     winners = fields.List(fields.String(), required=True, metadata={"description": "Group player ids"})
     record_path = fields.String(allow_none=True, required=True, metadata={"description": "Verifiable record"})
     bgstats_path = fields.String(allow_none=True, required=True)
-    table_path = fields.String(required=True)
+    table_path = fields.String(allow_none=True, required=True, metadata={"description": "null when imported"})
+    imported = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Imported from a BG Stats export: scores and winners only, no record to verify"
+        },
+    )
 
 
 class HistorySchema(Schema):
@@ -276,7 +355,7 @@ class HistorySchema(Schema):
     )
 
 
-class StatsQuerySchema(Schema):
+class StatsQuerySchema(DateFilterSchema):
     game = fields.String(load_default=None, validate=validate.OneOf(GAME_NAMES))
 
 
@@ -386,6 +465,52 @@ class StatsSchema(Schema):
     counted_tables = fields.Integer(strict=True, required=True)
 
 
+class PlayerLastPlayedSchema(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(GAME_NAMES))
+    at = fields.DateTime(required=True)
+
+
+class StreaksSchema(Schema):
+    current = fields.Integer(
+        strict=True, required=True, metadata={"description": "Wins in a row up to the latest game"}
+    )
+    longest = fields.Integer(strict=True, required=True, metadata={"description": "Most wins in a row"})
+
+
+class PlayerRecordSchema(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(GAME_NAMES))
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(["most_eggs", "highest_score", "biggest_hand"]),
+        metadata={
+            "description": "`most_eggs`: Mahé eggs at the end of a game (MA-10); `highest_score`: a "
+            "Magellan final score (MG-10); `biggest_hand`: one Mhing hand's points (MH-8)"
+        },
+    )
+    value = fields.Integer(strict=True, required=True)
+    table_id = fields.String(required=True, metadata={"description": "The table it happened at (first time)"})
+    at = fields.DateTime(required=True, metadata={"description": "That game's last entry"})
+
+
+class PlayerPageSchema(Schema):
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    colour = fields.String(allow_none=True, required=True)
+    emoji = fields.String(allow_none=True, required=True)
+    games = fields.Integer(strict=True, required=True)
+    wins = fields.Integer(strict=True, required=True)
+    win_rate = fields.Float(required=True)
+    last_played_at = fields.DateTime(allow_none=True, required=True)
+    by_game = fields.Nested(ByGameSchema, required=True, metadata={"description": "Only the games played"})
+    last_played = fields.List(fields.Nested(PlayerLastPlayedSchema), required=True)
+    streaks = fields.Nested(StreaksSchema, required=True)
+    records = fields.List(
+        fields.Nested(PlayerRecordSchema),
+        required=True,
+        metadata={"description": "One per game played, with the table it was set at"},
+    )
+
+
 class HeadToHeadQuerySchema(Schema):
     a = fields.String(required=True)
     b = fields.String(required=True)
@@ -440,6 +565,77 @@ class GroupExportSchema(Schema):
     )
 
 
+class BgStatsFileGameSchema(Schema):
+    id = fields.Integer(strict=True, required=True)
+    name = fields.String(required=True, validate=validate.Length(max=200))
+
+
+class BgStatsFilePlayerSchema(Schema):
+    id = fields.Integer(strict=True, required=True)
+    name = FreeText(max_length=40, required=True, metadata={"description": "The name as BG Stats keeps it"})
+
+
+class BgStatsFileScoreSchema(Schema):
+    playerRefId = fields.Integer(strict=True, required=True)
+    score = fields.Raw(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": 'A whole number, as a number or text (BG Stats writes "31")',
+            "oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 12}],
+        },
+    )
+    winner = StrictBoolean(load_default=False)
+
+
+class BgStatsFilePlaySchema(Schema):
+    uuid = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    gameRefId = fields.Integer(strict=True, required=True)
+    playDate = fields.String(
+        required=True,
+        validate=validate.Length(equal=19),
+        metadata={"example": "2024-01-05 20:15:00", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"},
+    )
+    durationMin = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=100_000))
+    ignored = StrictBoolean(
+        load_default=False, metadata={"description": "Left out of statistics in BG Stats"}
+    )
+    sourcePlayId = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    playerScores = fields.List(
+        fields.Nested(BgStatsFileScoreSchema), required=True, validate=validate.Length(min=1, max=20)
+    )
+
+
+class BgStatsExportSchema(Schema):
+    """A BG Stats export (`BGStatsExport.json`) cut down to what the import reads: its games (id,
+    name), players (id, name) and plays with the fields below (the phone cuts the file so; other
+    fields are refused, as everywhere in this API). At most 2,000 plays a file (the body's
+    256 KiB holds them; a phone sends only the plays of our games)."""
+
+    games = fields.List(
+        fields.Nested(BgStatsFileGameSchema), required=True, validate=validate.Length(max=1000)
+    )
+    players = fields.List(
+        fields.Nested(BgStatsFilePlayerSchema), required=True, validate=validate.Length(max=1000)
+    )
+    plays = fields.List(
+        fields.Nested(BgStatsFilePlaySchema), required=True, validate=validate.Length(max=2000)
+    )
+
+
+class ImportResultSchema(Schema):
+    imported = fields.Integer(strict=True, required=True, metadata={"description": "Plays added now"})
+    passed_over = fields.Integer(
+        strict=True,
+        required=True,
+        metadata={"description": "Plays already in the group (imported before, or sent from its tables)"},
+    )
+    new_players = fields.List(
+        fields.String(), required=True, metadata={"description": "Names that joined the group"}
+    )
+    group = fields.Nested(GroupSchema, required=True)
+
+
 def group_view(group: GroupRow, empty: bool = False) -> dict[str, Any]:
     """The group with, per game, its latest table's seating: O(games) reads, whatever its size."""
     latest: list[dict[str, Any]] = []
@@ -459,6 +655,15 @@ def group_view(group: GroupRow, empty: bool = False) -> dict[str, Any]:
             }
         )
     latest.sort(key=lambda seating: seating.pop("_place"))  # as before: by the tables' places
+    plays: list[dict[str, Any]] = []
+    if not empty:
+        kept_games = groups().figures(group.id)["games"]
+        last = groups().plays(group.id)
+        plays = [
+            {"game": game, "games": int(kept_games[game]["games"]), "last_played_at": last[game]}
+            for game in GAME_NAMES
+            if kept_games.get(game, {}).get("games") and game in last
+        ]
     return {
         "id": group.id,
         "name": group.name,
@@ -466,6 +671,7 @@ def group_view(group: GroupRow, empty: bool = False) -> dict[str, Any]:
         "version": group.version,
         "tables": 0 if empty else groups().count(group.id),
         "last_seating": latest,
+        "plays": plays,
         "created_at": group.created_at,
         "updated_at": group.updated_at,
     }
@@ -573,6 +779,62 @@ class GroupTables(MethodView):
             )
 
 
+BGSTATS_EXAMPLE = {
+    "games": [{"id": 1, "name": "Mahé"}],
+    "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Ben"}],
+    "plays": [
+        {
+            "uuid": "0d3c1a2b-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+            "gameRefId": 1,
+            "playDate": "2024-01-05 20:15:00",
+            "durationMin": 40,
+            "playerScores": [
+                {"playerRefId": 1, "score": "31", "winner": True},
+                {"playerRefId": 2, "score": "24", "winner": False},
+            ],
+        }
+    ],
+}
+
+
+@blp.route("/<string:group_id>/imports/bgstats")
+class GroupBgStatsImport(MethodView):
+    @blp.doc(operationId="importBgStats", security=GROUP_SECURITY)
+    @blp.arguments(BgStatsExportSchema, example=BGSTATS_EXAMPLE)
+    @blp.response(200, ImportResultSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No edit token")
+    @blp.alt_response(403, response="FORBIDDEN", description="Wrong edit token")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such group")
+    @blp.alt_response(
+        422,
+        response="UNPROCESSABLE_ENTITY",
+        description="Not a BG Stats export; `bad-bgstats-play`: a play of these games cannot be "
+        "counted (`play_date` says which); `group-full`",
+    )
+    def post(self, body: dict[str, Any], group_id: str) -> dict[str, Any]:
+        """Import plays from BG Stats
+
+        The plays of Mahé, Magellan and Mhing in a BG Stats export (`BGStatsExport.json`; the
+        game matched by name, case and accents ignored) join the group as imported results: their
+        day, players (by name: names the group lacks join it), scores and winners count in the
+        history, statistics and player pages, marked `imported` (there is no record to verify).
+        Send the export's `games`, `players` and `plays` with the fields this schema names (the
+        phone cuts the file down to them and to these games' plays: the body is at most 256 KiB).
+        All or nothing: a play of these games that cannot be counted refuses the whole file and
+        changes nothing. Importing the same file again adds nothing (each play is known by its
+        id in the file), nor does a play Kibitz sent to BG Stats from one of the group's tables.
+        """
+        plays = plays_of(body)
+        with guard_token(group_id):
+            imported, passed, names = groups().import_plays(group_id, bearer_token(), plays)
+        return {
+            "imported": imported,
+            "passed_over": passed,
+            "new_players": names,
+            "group": group_view(groups().get(group_id)),
+        }
+
+
 @blp.route("/<string:group_id>/tables/<string:table_id>")
 class GroupTable(MethodView):
     @blp.doc(operationId="abandonGroupTable", security=GROUP_SECURITY)
@@ -631,7 +893,13 @@ class GroupHistory(MethodView):
         group = groups().get(group_id)
         limit = query["limit"]
         found = groups().page(
-            group_id, limit=limit + 1, before=query["before"], game=query["game"], player=query["player"]
+            group_id,
+            limit=limit + 1,
+            before=query["before"],
+            game=query["game"],
+            player=query["player"],
+            since=query["since"],
+            until=query["until"],
         )
         page, more = found[:limit], len(found) > limit
         next_before = page[-1].position if more else None
@@ -640,7 +908,12 @@ class GroupHistory(MethodView):
             "before",
             next_before,
             limit,
-            {"game": query["game"], "player": query["player"]},
+            {
+                "game": query["game"],
+                "player": query["player"],
+                "from": _bound(request.args.get("from"), query["since"]),
+                "to": _bound(request.args.get("to"), query["until"]),
+            },
         )
         entries = [history_entry(group, played) for played in _played(page)]
         return {"entries": entries, "next_before": next_before, "next": link}, 200, _link_header(link)
@@ -660,7 +933,54 @@ class GroupStats(MethodView):
         finish, so a read costs the same whatever the group's size.
         """
         group = groups().get(group_id)
-        return kept_figures.statistics(group.players, groups().figures(group_id), query["game"])
+        figures = groups().figures(group_id)  # also catches up a table whose sync was lost
+        if query["since"] is None and query["until"] is None:
+            return kept_figures.statistics(group.players, figures, query["game"])
+        played = _walked(group_id, since=query["since"], until=query["until"])
+        return recount.statistics(group, played, query["game"])
+
+
+def _walked(group_id: str, **filters: Any) -> list[Played]:
+    """The counted tables a walk finds, as the group keeps them (api.groups.store.walk)."""
+    return [kept(m, t) for m, t in groups().walk(group_id, **filters)]
+
+
+def _bound(given: str | None, read: datetime | None) -> str | None:
+    """A date filter's bound as the next page's link repeats it (URL-safe: `+` written as %2B)."""
+    if read is None or given is None:
+        return None
+    return given.replace("+", "%2B").replace(":", "%3A")
+
+
+@blp.route("/<string:group_id>/players/<string:player_id>")
+class GroupPlayerPage(MethodView):
+    @blp.doc(operationId="getGroupPlayer")
+    @blp.arguments(DateFilterSchema, location="query")
+    @blp.response(200, PlayerPageSchema)
+    @blp.alt_response(
+        404, response="NOT_FOUND", description="No such group; `player-not-found`: no such player in it"
+    )
+    def get(self, query: dict[str, Any], group_id: str, player_id: str) -> dict[str, Any]:
+        """A player's page
+
+        One group player over the group's finished games (abandoned ones left out): games, wins
+        and win rate overall and per game, best and average score, when last played, the current
+        and longest win streak (in the order the tables joined the group), and a record per game
+        — most eggs at Mahé, highest Magellan score, biggest Mhing hand — with the table it was
+        set at. `from` and `to` keep the tables started in that window. The read link is enough.
+        Cost: the per-game figures are the group's kept ones; streaks and records come from one
+        walk of the player's kept results (at most the group's 5,000 tables, no game replayed).
+        """
+        group = groups().get(group_id)
+        if not any(p["id"] == player_id for p in group.players):
+            raise ApiProblem(404, "player-not-found", "The group has no player with this id.")
+        figures = groups().figures(group_id)
+        played = _walked(group_id, player=player_id, since=query["since"], until=query["until"])
+        by_game = None
+        if query["since"] is None and query["until"] is None:
+            row = kept_figures.statistics(group.players, figures, None)["players"]
+            by_game = next(r["by_game"] for r in row if r["player_id"] == player_id)
+        return player_page(group, played, player_id, by_game)
 
 
 @blp.route("/<string:group_id>/head-to-head")
@@ -710,7 +1030,7 @@ class GroupExport(MethodView):
         played = _played(page)
         records = []
         for p in played:
-            if p.table.finished:
+            if p.table.finished and not p.membership.imported:
                 table, entries = store().log(p.table.id)  # O(that table); the loop served between
                 records.append(build_record(table, entries, store().key))
                 pause()

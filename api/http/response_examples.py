@@ -49,6 +49,7 @@ PARAMETER_EXAMPLES: dict[str, Any] = {
     "seat": 0,
     "group_id": GROUP_ID,
     "publication_id": PUBLICATION_ID,
+    "player_id": "bwgw4Muh",
 }
 
 
@@ -98,6 +99,7 @@ def group_examples() -> dict[str, Any]:
                 "options": {"chance": "physical", "egg_dice_variant": False, "first_seat": 0},
             }
         ],
+        "plays": [{"game": "mahe", "games": 1, "last_played_at": "2026-11-25T19:47:00+00:00"}],
         "created_at": "2026-11-25T19:00:00+00:00",
         "updated_at": "2026-11-25T19:00:00+00:00",
     }
@@ -116,6 +118,7 @@ def group_examples() -> dict[str, Any]:
         "record_path": f"/api/tables/{TABLE_ID}/export",
         "bgstats_path": f"/api/tables/{TABLE_ID}/export/bgstats",
         "table_path": f"/#/t/{TABLE_ID}",
+        "imported": False,
     }
     figures = {
         "games": 1,
@@ -154,7 +157,7 @@ def group_examples() -> dict[str, Any]:
             "edit_token": "gT3…(32 characters)",
             "join_path": f"/#/g/{GROUP_ID}?k=gT3…",
             "read_path": f"/#/g/{GROUP_ID}",
-            "group": {**group, "tables": 0, "last_seating": []},
+            "group": {**group, "tables": 0, "last_seating": [], "plays": []},
         },
         "getGroup": group,
         "updateGroup": {**group, "version": 2},
@@ -167,6 +170,35 @@ def group_examples() -> dict[str, Any]:
         },
         "getGroupHistory": {"entries": [entry], "next_before": None, "next": None},
         "getGroupStats": stats,
+        "importBgStats": {
+            "imported": 1,
+            "passed_over": 0,
+            "new_players": [],
+            "group": {
+                **group,
+                "plays": [{"game": "mahe", "games": 2, "last_played_at": "2026-11-25T19:47:00+00:00"}],
+            },
+        },
+        "getGroupPlayer": {
+            **{k: v for k, v in players[0].items() if k != "id"},
+            "player_id": seats[0],
+            "games": 1,
+            "wins": 1,
+            "win_rate": 1.0,
+            "last_played_at": entry["last_entry_at"],
+            "by_game": {"mahe": {**figures, "wins": 1, "win_rate": 1.0}},
+            "last_played": [{"game": "mahe", "at": entry["last_entry_at"]}],
+            "streaks": {"current": 1, "longest": 1},
+            "records": [
+                {
+                    "game": "mahe",
+                    "kind": "most_eggs",
+                    "value": 31,
+                    "table_id": TABLE_ID,
+                    "at": entry["last_entry_at"],
+                }
+            ],
+        },
         "getGroupHeadToHead": {
             "a": seats[0],
             "b": seats[1],

@@ -43,6 +43,9 @@ class ProblemSchema(Schema):
             "sheet lacks or has other numbers for (MG-2)"
         },
     )
+    play_date = fields.String(
+        metadata={"description": "With 422 `bad-bgstats-play`: the day of the play, as the file writes it"}
+    )
 
 
 class PlayerSetupSchema(Schema):

@@ -288,8 +288,14 @@ export async function createGroup(body, idempotencyKey) {
 /**
  * @overload
  * @param {string} id
- * @param {"/stats"} rest
+ * @param {`/stats${string}`} rest
  * @returns {Promise<Answer<Schemas["Stats"]>>}
+ */
+/**
+ * @overload
+ * @param {string} id
+ * @param {`/players/${string}`} rest
+ * @returns {Promise<Answer<Schemas["PlayerPage"]>>}
  */
 /**
  * @overload
@@ -314,6 +320,34 @@ export function readGroup(id, rest = "") {
 }
 
 /**
+ * The group's whole CSV export as one text: every page (`Link: rel="next"`), the header row once.
+ * Rejects OfflineError without a network, ApiError on a refusal.
+ * @param {string} id
+ * @returns {Promise<string>}
+ */
+export async function groupCsv(id) {
+  /** @type {string | null} */
+  let next = `${BASE}/groups/${enc(id)}/export.csv`;
+  /** @type {string[]} */
+  const parts = [];
+  while (next) {
+    let res;
+    try {
+      res = await fetch(next, { cache: "no-store", headers: { "Accept-Language": `${lang()}, en;q=0.5` } });
+    } catch {
+      throw new OfflineError("offline");
+    }
+    if (res.headers.get("X-Kibitz-Offline") === "1") throw new OfflineError("offline");
+    if (!res.ok) throw new ApiError(await res.json().catch(() => ({ title: res.statusText, status: res.status })), res.status);
+    const text = await res.text();
+    parts.push(parts.length ? text.slice(text.indexOf("\n") + 1) : text);
+    const link = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get("Link") || "");
+    next = link ? link[1] : null;
+  }
+  return parts.join("");
+}
+
+/**
  * @param {string} id
  * @param {string} token
  * @param {Schemas["GroupUpdate"]} body
@@ -331,6 +365,17 @@ export async function updateGroup(id, token, body) {
  */
 export async function addGroupTable(id, token, body) {
   return (await withRetry(() => request("POST", `/groups/${enc(id)}/tables`, { body, token }))).data;
+}
+
+/**
+ * Import a BG Stats export's plays into the group (all or nothing; again adds nothing).
+ * @param {string} id
+ * @param {string} token
+ * @param {Schemas["BgStatsExport"]} body
+ * @returns {Promise<Schemas["ImportResult"]>}
+ */
+export async function importBgStats(id, token, body) {
+  return (await request("POST", `/groups/${enc(id)}/imports/bgstats`, { body, token })).data;
 }
 
 /**

@@ -149,6 +149,12 @@ def test_every_screen_fits_at_360_px(
     for details in page.locator("details.chart-data").all():
         details.evaluate("d => { d.open = true; }")
     check("group statistics")
+    first = played_group["group"]["players"][0]["id"]
+    tap(page, f"stats-player-{first}")  # a player's page (issue 33, item 9)
+    expect(page.get_by_test_id("player-records")).to_be_visible()
+    check("player page")
+    tap(page, "player-back")
+    expect(page.get_by_test_id("group-title")).to_have_text("Club")
     for tab, shown in (("players", "group-player-list"), ("share", "share-read")):
         tap(page, f"group-tab-{tab}")
         expect(page.get_by_test_id(shown)).to_be_visible()

@@ -328,6 +328,12 @@ def test_the_group_screens_in_every_language(
         expect(page.get_by_test_id(f"stats-{game}")).to_be_visible()
     expect(page.get_by_test_id("h2h-result")).not_to_be_empty()
     check("group statistics")
+    first = played_group["group"]["players"][0]["id"]
+    tap(page, f"stats-player-{first}")  # a player's page (issue 33, item 9)
+    expect(page.get_by_test_id("player-records")).to_be_visible()
+    check("player page")
+    tap(page, "player-back")
+    expect(page.get_by_test_id("group-title")).to_have_text("Club")
 
     for tab, shown in (("players", "group-player-list"), ("share", "share-read")):
         tap(page, f"group-tab-{tab}")

@@ -15,6 +15,8 @@ import { chart } from "../groups/charts.js";
 import { qrSwitch } from "../ui/share.js";
 import { createGroupSoon, flushPending, flushPendingGroups } from "../groups/filing.js";
 import { LOCAL_PREFIX } from "../sync/session.js";
+import { dateQuery } from "../groups/dates.js";
+import { ourPlays } from "../groups/bgstats.js";
 
 // What the group's pages read, as openapi.yaml describes it (tests/contract/test_pwa_types.py).
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
@@ -35,6 +37,11 @@ function gameTitle(name) {
 
 function when(iso) {
   return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+}
+
+/** @param {string} iso */
+function shortDay(iso) {
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "medium" }).format(new Date(iso));
 }
 
 function minutes(seconds) {
@@ -124,6 +131,33 @@ export async function mountGroup(container, { params, query }) {
   const token = store.groupToken(id);
   flushPending().catch(() => undefined);
 
+  // The date filter of history and statistics (and of the player pages they open): the phone's days.
+  const dates = { from: query.get("from") || "", to: query.get("to") || "" };
+  /** @param {string} playerId */
+  const playerHref = (playerId) => {
+    const q = new URLSearchParams(Object.entries(dates).filter(([, v]) => v));
+    return `#/g/${encodeURIComponent(id)}/p/${encodeURIComponent(playerId)}${q.size ? `?${q}` : ""}`;
+  };
+  /** The window's query parameters, with `&` in front when there are any. */
+  const windowQuery = () => {
+    const q = dateQuery(dates.from, dates.to);
+    return q.size ? `&${q}` : "";
+  };
+  /** The from/to control; a change shows the tab again for the new window. */
+  function dateFilter() {
+    /** @param {"from" | "to"} which */
+    const input = (which) => {
+      const el = h("input", { type: "date", class: "input", id: `group-date-${which}`, testid: `date-${which}`, value: dates[which] });
+      el.addEventListener("change", () => {
+        dates[which] = el.value;
+        open(tab);
+      });
+      return h("label", { class: "date-field", for: `group-date-${which}` }, h("span", { class: "date-label" }, t(`group.date_${which}`)), el);
+    };
+    const clear = h("button", { type: "button", class: "btn-link", testid: "date-clear", hidden: !dates.from && !dates.to, onclick: () => { dates.from = ""; dates.to = ""; open(tab); } }, t("group.dates_clear"));
+    return h("fieldset", { class: "date-filter", testid: "date-filter" }, h("legend", { class: "section-title" }, t("group.dates")), h("div", { class: "date-fields" }, input("from"), input("to")), clear);
+  }
+
   const body = h("div", { class: "group-body" });
   const tabs = token ? ["play", "history", "stats", "players", "share"] : ["history", "stats", "players", "share"];
   let tab = tabs[0];
@@ -152,6 +186,12 @@ export async function mountGroup(container, { params, query }) {
 
   // ---------- play: a game's setup (views/setup.js) with the group's players, one tap each ----------
   function renderPlay() {
+    const plays = new Map((group.plays || []).map((p) => [p.game, p]));
+    /** @param {"mahe" | "magellan" | "mhing"} name */
+    const played = (name) => {
+      const p = plays.get(name);
+      return p ? h("span", { class: "game-meta", testid: `plays-${name}` }, t("group.plays_line", { count: p.games, date: shortDay(p.last_played_at) })) : null;
+    };
     return h(
       "section",
       { class: "group-play" },
@@ -159,7 +199,7 @@ export async function mountGroup(container, { params, query }) {
       h(
         "div",
         { class: "game-list" },
-        GAMES.map((g) => h("button", { type: "button", class: "btn btn-primary btn-big game-button", testid: `group-new-${g.name}`, onclick: () => navigate(`/new/${g.name}?group=${encodeURIComponent(id)}`) }, h("span", { class: "game-title" }, gameTitle(g.name)), h("span", { class: "game-meta" }, t("home.players_range", { min: g.min, max: g.max })))),
+        GAMES.map((g) => h("button", { type: "button", class: "btn btn-primary btn-big game-button", testid: `group-new-${g.name}`, onclick: () => navigate(`/new/${g.name}?group=${encodeURIComponent(id)}`) }, h("span", { class: "game-title" }, gameTitle(g.name)), h("span", { class: "game-meta" }, t("home.players_range", { min: g.min, max: g.max })), played(g.name))),
       ),
     );
   }
@@ -167,6 +207,7 @@ export async function mountGroup(container, { params, query }) {
   // ---------- history ----------
   async function renderHistory(filters = { game: "", player: "" }) {
     const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+    dateQuery(dates.from, dates.to).forEach((v, k) => q.set(k, v));
     const { data, stale } = await api.readGroup(id, `/history${q.size ? `?${q}` : ""}`);
     const names = new Map(group.players.map((p) => [p.id, p.name]));
     const gameSelect = h("select", { class: "input", testid: "history-game", "aria-label": t("group.filter_game") }, h("option", { value: "" }, t("group.all_games")), GAMES.map((g) => h("option", { value: g.name, selected: filters.game === g.name }, gameTitle(g.name))));
@@ -192,8 +233,10 @@ export async function mountGroup(container, { params, query }) {
       { class: "group-history" },
       stale ? h("p", { class: "muted small" }, t("group.offline_copy")) : null,
       h("div", { class: "filters" }, gameSelect, playerSelect),
-      items.length ? list : h("p", { class: "muted", testid: "history-empty" }, t("group.no_history")),
+      dateFilter(),
+      items.length ? list : h("p", { class: "muted", testid: "history-empty" }, t(dates.from || dates.to ? "group.none_in_window" : "group.no_history")),
       more,
+      h("button", { type: "button", class: "btn btn-secondary", testid: "export-csv", onclick: downloadCsv }, t("group.csv")),
     );
   }
 
@@ -214,7 +257,7 @@ export async function mountGroup(container, { params, query }) {
         h("span", { class: "history-place" }, `${number(places[i])}.`),
         " ",
         p.winner ? "🏆 " : "",
-        names.get(p.player_id) || p.name,
+        h("a", { class: "player-link", href: playerHref(p.player_id), testid: `history-player-${entry.table_id}-${p.seat}` }, names.get(p.player_id) || p.name),
         p.score === null ? "" : ` · ${number(p.score)}`,
       ),
     );
@@ -222,9 +265,9 @@ export async function mountGroup(container, { params, query }) {
     const actions = h(
       "div",
       { class: "history-actions" },
-      h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(entry.table_id)}` }, t("group.open_table")),
+      entry.imported ? null : h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(entry.table_id)}` }, t("group.open_table")),
       entry.record_path ? h("a", { class: "btn-link", href: entry.record_path, download: "" }, t("group.record")) : null,
-      entry.status === "finished" && entry.game !== "magellan"
+      entry.status === "finished" && entry.game !== "magellan" && !entry.imported
         ? h("button", { type: "button", class: "btn-link", testid: `progress-${entry.table_id}`, onclick: () => progressChart(entry, detail) }, t("group.score_over_game"))
         : null,
       token && entry.status !== "finished"
@@ -234,7 +277,7 @@ export async function mountGroup(container, { params, query }) {
     return h(
       "li",
       { class: "history-item", testid: `history-${entry.table_id}`, "data-status": entry.status },
-      h("p", { class: "history-head" }, h("strong", {}, gameTitle(entry.game)), " · ", when(entry.started_at), " · ", minutes(entry.duration_seconds), " ", h("span", { class: "badge" }, t(`group.status.${entry.status}`))),
+      h("p", { class: "history-head" }, h("strong", {}, gameTitle(entry.game)), " · ", when(entry.started_at), " · ", minutes(entry.duration_seconds), " ", h("span", { class: "badge" }, t(`group.status.${entry.status}`)), entry.imported ? [" ", h("span", { class: "badge badge-view", testid: `imported-${entry.table_id}` }, t("group.imported"))] : null),
       h("ul", { class: "history-players" }, players),
       actions,
       detail,
@@ -286,7 +329,7 @@ export async function mountGroup(container, { params, query }) {
     /** @type {number | null} */
     let before = null;
     do {
-      const { data } = await api.readGroup(id, `/history?limit=200${before === null ? "" : `&before=${before}`}`);
+      const { data } = await api.readGroup(id, `/history?limit=200${before === null ? "" : `&before=${before}`}${windowQuery()}`);
       entries.push(...data.entries);
       before = data.next_before;
     } while (before !== null);
@@ -294,18 +337,19 @@ export async function mountGroup(container, { params, query }) {
   }
 
   async function renderStats() {
-    const [{ data: stats, stale }, hist] = await Promise.all([api.readGroup(id, "/stats"), wholeHistory()]);
+    const filter = dateQuery(dates.from, dates.to);
+    const [{ data: stats, stale }, hist] = await Promise.all([api.readGroup(id, `/stats${filter.size ? `?${filter}` : ""}`), wholeHistory()]);
     const players = stats.players.filter((p) => p.games > 0);
     const overview = h(
       "table",
       { class: "stats-table", testid: "stats-table" },
       h("caption", {}, t("group.stats_title")),
       h("thead", {}, h("tr", {}, ["group.player", "group.games", "group.wins", "group.win_rate"].map((k) => h("th", { scope: "col" }, t(k))))),
-      h("tbody", {}, players.map((p) => h("tr", { testid: `stats-${p.player_id}` }, h("th", { scope: "row" }, p.name), h("td", {}, number(p.games)), h("td", {}, number(p.wins)), h("td", {}, percent(p.win_rate))))),
+      h("tbody", {}, players.map((p) => h("tr", { testid: `stats-${p.player_id}` }, h("th", { scope: "row" }, h("a", { class: "player-link", href: playerHref(p.player_id), testid: `stats-player-${p.player_id}` }, p.name)), h("td", {}, number(p.games)), h("td", {}, number(p.wins)), h("td", {}, percent(p.win_rate))))),
     );
     /** @type {HTMLElement[]} */
-    const parts = [stale ? h("p", { class: "muted small" }, t("group.offline_copy")) : null, ...scrollable(overview)];
-    if (!players.length) return [h("p", { class: "muted", testid: "stats-empty" }, t("group.no_stats"))];
+    const parts = [stale ? h("p", { class: "muted small" }, t("group.offline_copy")) : null, dateFilter(), playsTable(), ...scrollable(overview), h("p", { class: "muted small" }, t("group.tap_a_player"))];
+    if (!players.length) return [dateFilter(), playsTable(), h("p", { class: "muted", testid: "stats-empty" }, t(dates.from || dates.to ? "group.none_in_window" : "group.no_stats"))];
     parts.push(chart({ title: t("group.wins_chart"), kind: "bars", labels: players.map((p) => p.name), xLabel: t("group.player"), series: [{ label: t("group.wins"), values: players.map((p) => p.wins) }], testid: "chart-wins" }));
     // Wins over time: each player's wins counted up game by game, oldest first.
     const finished = hist.entries.filter((e) => e.status === "finished").reverse();
@@ -324,6 +368,34 @@ export async function mountGroup(container, { params, query }) {
     }
     parts.push(headToHead(players));
     return parts;
+  }
+
+  /** Per game: how often the group played it and when last (all dates: the group's own figures). */
+  function playsTable() {
+    const plays = group.plays || [];
+    if (!plays.length) return null;
+    return h(
+      "table",
+      { class: "stats-table", testid: "plays-table" },
+      h("caption", {}, t("group.plays")),
+      h("thead", {}, h("tr", {}, ["group.filter_game", "group.games", "player.last_played"].map((k) => h("th", { scope: "col" }, t(k))))),
+      h("tbody", {}, plays.map((p) => h("tr", { testid: `plays-row-${p.game}` }, h("th", { scope: "row" }, gameTitle(p.game)), h("td", {}, number(p.games)), h("td", {}, shortDay(p.last_played_at))))),
+    );
+  }
+
+  /** The group's CSV export (every page of it, one file): downloaded by the phone. */
+  async function downloadCsv() {
+    try {
+      const text = await api.groupCsv(id);
+      const url = URL.createObjectURL(new Blob([text], { type: "text/csv" }));
+      const link = h("a", { href: url, download: `kibitz-group-${id}.csv`, hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (err) {
+      toastError(err, t(err instanceof api.OfflineError ? "group.csv_offline" : "error.generic"));
+    }
   }
 
   /**
@@ -425,7 +497,47 @@ export async function mountGroup(container, { params, query }) {
         }
       },
     }, t("group.save"));
-    return h("section", {}, listEl, h("div", { class: "row" }, add, save));
+    return [h("section", {}, listEl, h("div", { class: "row" }, add, save)), importSection()];
+  }
+
+  // ---------- importing plays from BG Stats (the group's settings) ----------
+  function importSection() {
+    const result = h("p", { class: "muted", testid: "import-result", "aria-live": "polite" });
+    const picker = h("input", { type: "file", class: "input", id: "bgstats-file", testid: "import-file", accept: ".json,application/json" });
+    picker.addEventListener("change", async () => {
+      const file = picker.files?.[0];
+      if (!file || !token) return;
+      const body = ourPlays(await file.text());
+      picker.value = "";
+      if (!body) {
+        result.textContent = t("group.import_bad_file");
+        return;
+      }
+      if (!body.plays.length) {
+        result.textContent = t("group.import_none");
+        return;
+      }
+      result.textContent = t("common.loading");
+      try {
+        const answer = await api.importBgStats(id, token, /** @type {Schemas["BgStatsExport"]} */ (body));
+        group = answer.group;
+        store.rememberGroup(group);
+        const lines = [answer.imported ? t("group.import_done", { count: answer.imported }) : t("group.import_nothing")];
+        if (answer.new_players.length) lines.push(t("group.import_new_players", { names: list(answer.new_players) }));
+        result.textContent = lines.join(" ");
+      } catch (err) {
+        result.textContent = err instanceof api.OfflineError ? t("group.csv_offline") : err instanceof api.ApiError ? err.message : t("error.generic");
+      }
+    });
+    return h(
+      "section",
+      { class: "group-import", testid: "group-import" },
+      h("h2", { class: "section-title" }, t("group.import_title")),
+      h("p", { class: "muted small" }, t("group.import_hint")),
+      h("label", { for: "bgstats-file", class: "date-label" }, t("group.import_pick")),
+      picker,
+      result,
+    );
   }
 
   // ---------- share ----------
