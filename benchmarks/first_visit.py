@@ -19,6 +19,7 @@ domain is on), so the service worker's precache fetches are counted. Goals: (a) 
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import re
@@ -34,6 +35,8 @@ import requests
 
 from api.db.migrate import upgrade
 from api.http import static_build
+from benchmarks import first_screen
+from benchmarks.front import front
 from devtools.gunicorn import GunicornProcess, free_port
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 
@@ -41,6 +44,7 @@ TIMEOUT_MS = 180_000
 QUIET_SECONDS = 3  # no request finished for this long: the phone is done
 FIRST_VISIT_GOAL = 3_500_000
 RELEASE_GOAL = 100_000
+FIRST_SCREEN_GOAL = 1.5  # seconds, Fast 3G, first visit
 
 READY = """async () => {
   const registration = await navigator.serviceWorker.ready;
@@ -258,10 +262,47 @@ def report(m: dict[str, Any]) -> None:
         print(f"      {part:>8,}  {changed.urls.get(request, '?')}")
 
 
-def main() -> None:
+def timed(proxy: bool, runs: int, offline: bool) -> first_screen.Timings:
+    """First usable screens and offline-ready times on emulated networks, on a fresh gunicorn,
+    directly or through Caddy (HTTPS, HTTP/2)."""
+    from playwright.sync_api import sync_playwright
+
+    static_build.ensure_built()
+    networks = [first_screen.FAST_3G, first_screen.FOUR_G] if offline else []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        url = f"sqlite:///{folder / 'bench.sqlite3'}"
+        upgrade(url)
+        with (
+            GunicornProcess(url, folder / "gunicorn.log") as server,
+            front(server, folder / "caddy", proxy) as phone_front,
+            sync_playwright() as playwright,
+        ):
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, *phone_front.args],
+                env=phone_front.env or None,
+            )  # fmt: skip
+            try:
+                return first_screen.measure(browser, phone_front.base, PHONE, runs, networks)
+            finally:
+                browser.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--proxy", action="store_true",
+                        help="through Caddy (tls internal, HTTP/2) in front of the app server")
+    parser.add_argument("--runs", type=int, default=3, help="first visits per screen and network (median)")
+    parser.add_argument("--no-bytes", action="store_true", help="times only, not the bytes on the wire")
+    parser.add_argument("--no-offline", action="store_true", help="first screens only, not offline-ready")
+    args = parser.parse_args(argv)  # fmt: skip
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"no Chromium at {CHROMIUM}")
-    report(measure())
+    if not args.proxy and not args.no_bytes:
+        report(measure())
+    label = "through Caddy over HTTPS (tls internal)" if args.proxy else "the app server itself, plain HTTP"
+    timings = timed(args.proxy, args.runs, not args.no_offline)
+    first_screen.report(label, timings, FIRST_SCREEN_GOAL)
 
 
 if __name__ == "__main__":
