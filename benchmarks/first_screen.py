@@ -130,7 +130,8 @@ def first_screen(
         emulate(context, page, network, seen)
         page.add_init_script(MARK % json.dumps(wanted))
         page.goto(base + path, wait_until="commit", timeout=TIMEOUT_MS)
-        page.wait_for_function("() => typeof window.__firstScreen === 'number'", timeout=TIMEOUT_MS, polling=100)
+        shown = "() => typeof window.__firstScreen === 'number'"
+        page.wait_for_function(shown, timeout=TIMEOUT_MS, polling=100)
         return page.evaluate("() => window.__firstScreen") / 1000, seen
     finally:
         context.close()

@@ -20,6 +20,7 @@ import base64
 import hashlib
 import json
 import os
+import posixpath
 import re
 import shutil
 from collections.abc import Callable
@@ -144,8 +145,59 @@ def _import_map(assets: list[Asset]) -> str:
     return json.dumps({"imports": imports}, indent=None, separators=(",", ":"), sort_keys=True)
 
 
+# A module's static imports (`import … from "x"`, `export … from "x"`, `import "x"`); dynamic
+# `import()` is left out on purpose: what it loads is not needed for the first screen.
+STATIC_IMPORT = re.compile(
+    r"""^[ \t]*(?:import|export)\s[^'";]*?\bfrom\s*["']([^"']+)["']|^[ \t]*import\s*["']([^"']+)["']""",
+    re.MULTILINE,
+)
+APP_MODULE = "app.js"
+# The screens a first visit may open directly, and the game client whose modules they need.
+GAME_MODULES = {name: f"js/games/{name}/index.js" for name in ("mahe", "magellan", "mhing")}
+
+
+def module_graph(entry: str, sources: dict[str, bytes]) -> list[str]:
+    """Every module `entry` imports statically, transitively (logical names, `entry` first)."""
+    seen: list[str] = []
+    todo = [entry]
+    while todo:
+        name = todo.pop(0)
+        if name in seen or name not in sources:
+            continue
+        seen.append(name)
+        for found in STATIC_IMPORT.finditer(sources[name].decode("utf-8")):
+            specifier = found.group(1) or found.group(2)
+            if specifier.startswith("/"):
+                todo.append(specifier.lstrip("/"))
+            elif specifier.startswith("."):
+                todo.append(posixpath.normpath(posixpath.join(posixpath.dirname(name), specifier)))
+    return seen
+
+
+def _preloads(assets: list[Asset]) -> str:
+    """What the first screen needs, named in the page so that the browser asks for all of it at
+    once instead of one import level per round trip (issue 32, on a phone's 150 ms): the app's
+    static module graph, the English texts every screen starts from, and for each game the modules
+    that its screens add (read by js/route-preload.js for the screen the address opens)."""
+    sources = {asset.logical: asset.data for asset in assets if asset.logical.endswith((".js", ".mjs"))}
+    names = {asset.logical: "/" + asset.hashed for asset in assets}
+    app = module_graph(APP_MODULE, sources)
+    links = [f'<link rel="modulepreload" href="{names[name]}">' for name in app]
+    if "i18n/en.json" in names:
+        links.append(f'<link rel="preload" as="fetch" crossorigin href="{names["i18n/en.json"]}">')
+    games = {
+        game: [names[name] for name in module_graph(entry, sources) if name not in app]
+        for game, entry in GAME_MODULES.items()
+        if entry in sources
+    }
+    routes = json.dumps(games, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
+    links.append(f'<script type="application/json" id="route-modules">{routes}</script>')
+    return "\n  ".join(links) + "\n  "
+
+
 def _entry(assets: list[Asset], import_map: str) -> bytes:
-    """index.html with its stylesheets, icons and module under hashed names, and the import map."""
+    """index.html with its stylesheets, icons and module under hashed names, the import map and the
+    first screen's preloads."""
     html = (PWA_DIR / ENTRY).read_text(encoding="utf-8")
     names = {asset.logical: asset.hashed for asset in assets if asset.plain}
 
@@ -156,7 +208,7 @@ def _entry(assets: list[Asset], import_map: str) -> bytes:
         return f'{attribute}="{names[url]}"'
 
     html = re.sub(r'\b(href|src)="([^"#?:]+)"', rename, html)
-    script = f'<script type="importmap">{import_map}</script>\n  '
+    script = f'<script type="importmap">{import_map}</script>\n  ' + _preloads(assets)
     at = html.index('<script type="module"')
     return (html[:at] + script + html[at:]).encode()
 
