@@ -214,11 +214,17 @@ def _entry(assets: list[Asset], import_map: str) -> bytes:
 
 
 def _service_worker(assets: list[Asset], entry: Asset) -> bytes:
-    """sw.js with its precache list: [the URL a page asks for, the hashed URL it is kept under]."""
+    """sw.js with its precache list: [the URL a page asks for, the hashed URL it is kept under], and
+    each kept file's size (the phone's progress bar while it precaches)."""
     routes = [["./", "/" + entry.hashed]]
     routes += [["/" + asset.logical, "/" + asset.hashed] for asset in assets]
+    sizes = {hashed: len(asset.data) for asset in assets for hashed in ["/" + asset.hashed]}
     source = (PWA_DIR / SERVICE_WORKER).read_text(encoding="utf-8")
-    return source.replace("self.__PRECACHE__", json.dumps(routes, separators=(",", ":"))).encode()
+    return (
+        source.replace("self.__PRECACHE_SIZES__", json.dumps(sizes, separators=(",", ":"), sort_keys=True))
+        .replace("self.__PRECACHE__", json.dumps(routes, separators=(",", ":")))
+        .encode()
+    )
 
 
 def plan() -> Build:
