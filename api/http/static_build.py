@@ -30,6 +30,7 @@ from pathlib import Path, PurePosixPath
 
 from whitenoise.compress import Compressor
 
+from api.http import pyc
 from api.http.bundle import PYODIDE_DIR, PYODIDE_FILES, ROOT, rules_zip
 from api.http.stdlib_cut import cut_stdlib, traced_modules
 from api.i18n import available, messages_json
@@ -94,6 +95,27 @@ def shell_files() -> list[str]:
     )
 
 
+# Where the phone's worker keeps them (pwa/js/referee/worker.js, Pyodide's loader).
+RULES_AT = "/home/pyodide/kibitz"
+STDLIB_AT = "/lib/python311.zip"
+PYODIDE_LOCK = PYODIDE_DIR / "pyodide-lock.json"
+
+
+def referee_rules(compiled: bool = False) -> bytes:
+    """The rules zip: sources (compiled=True: with their `.pyc`, what benchmarks/referee_start.py
+    compares)."""
+    if compiled and pyc.same_python(PYODIDE_LOCK):
+        return pyc.with_pycache(rules_zip(), RULES_AT, pyc.cache_tag())
+    return rules_zip()
+
+
+def referee_stdlib(compiled: bool = True, lines: bool = False) -> bytes:
+    """Pyodide's standard library cut to what the referee imports, compiled ahead when this CPython
+    is Pyodide's (api/http/pyc.py: the referee's cold start)."""
+    cut = cut_stdlib((PYODIDE_DIR / "python_stdlib.zip").read_bytes(), traced_modules())
+    return pyc.sourceless(cut, STDLIB_AT, lines) if compiled and pyc.same_python(PYODIDE_LOCK) else cut
+
+
 def _pyodide_assets() -> list[Asset]:
     """Pyodide loads its files from one folder (`indexURL`): the folder's name carries the hash."""
     files = {name: (PYODIDE_DIR / name).read_bytes() for name in PYODIDE_FILES}
@@ -117,15 +139,14 @@ def _sources() -> list[Asset]:
         if language != "en":
             name, data = f"referee/messages/{language}.json", messages_json(language)
             assets.append(Asset(name, hashed_name(name, data), data, plain=True))
-    assets.append(
-        Asset("referee/rules.zip", hashed_name("referee/rules.zip", rules_zip()), rules_zip(), True)
-    )
+    rules = referee_rules()
+    assets.append(Asset("referee/rules.zip", hashed_name("referee/rules.zip", rules), rules, True))
     for name, path in VENDOR_FILES.items():
         if path.is_file():
             data = path.read_bytes()
             assets.append(Asset(name, hashed_name(name, data), data, plain=True))
     if all((PYODIDE_DIR / name).is_file() for name in (*PYODIDE_FILES, "python_stdlib.zip")):
-        stdlib = cut_stdlib((PYODIDE_DIR / "python_stdlib.zip").read_bytes(), traced_modules())
+        stdlib = referee_stdlib()
         assets.append(Asset("referee/stdlib.zip", hashed_name("referee/stdlib.zip", stdlib), stdlib, True))
         assets.extend(_pyodide_assets())
     return assets
