@@ -169,7 +169,7 @@ def check_whole(wire: Wire, base: str) -> None:
     assert found
     kept = {base + hashed for _, hashed in json.loads(found.group(1))}
     missing = kept - set(wire.urls.values())
-    assert not missing, f"no network event for {len(missing)} precached files: {sorted(missing)[:3]}"
+    assert not missing, f"no network event for {len(missing)} precached files: {sorted(missing)}"
 
 
 def settle(page: Any, wire: Wire) -> None:
