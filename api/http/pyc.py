@@ -9,6 +9,10 @@ the phone never compares them with a source's date. Another CPython leaves the z
 - The standard library (a zip Pyodide imports from, `zipimport`): each module as `.pyc` only,
   without line tables (a traceback inside the standard library names no line): with them the zip
   is 742 KB on the wire instead of 268 KB as sources, without them 446 KB.
+- Compiled in a fresh interpreter (`python -I`, hash seed 0): marshal marks an object it writes
+  as shared by its reference count, so the bytes depend on everything the compiling process has
+  loaded; every process of a server (and the test suite) must get the same bytes, since one
+  process's index.html and sw.js name the zip by its hash for all of them.
 - The rules stay sources: compiling them ahead saved no measurable time for 155 KB more
   (benchmarks/referee_start.py; `with_pycache` is what that measures).
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import subprocess
 import sys
 import zipfile
 from collections.abc import Callable
@@ -68,6 +73,27 @@ def _rewrite(archive: bytes, entries: Callable[[str, bytes], list[tuple[str, byt
             for name, data in entries(info.filename, source.read(info)):
                 out.writestr(zipfile.ZipInfo(name, info.date_time), data)
     return buffer.getvalue()
+
+
+def sourceless_stable(archive: bytes, mounted_at: str, lines: bool = False) -> bytes:
+    """`sourceless`, the same bytes whichever process asks: compiled by a fresh interpreter."""
+    # This file alone, by its path: the fresh interpreter imports nothing but the standard library.
+    code = (
+        "import importlib.util as u; "
+        f"s = u.spec_from_file_location('kibitz_pyc', {str(Path(__file__).resolve())!r}); "
+        "m = u.module_from_spec(s); s.loader.exec_module(m); m._main()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", code, mounted_at, "lines" if lines else "no-lines"],
+        input=archive, capture_output=True, check=True, env={"PYTHONHASHSEED": "0"},
+    )  # fmt: skip
+    return done.stdout
+
+
+def _main() -> None:
+    """stdin: a zip of sources → stdout: `sourceless` of it (argv: where it is mounted, lines)."""
+    mounted_at, lines = sys.argv[1], sys.argv[2] == "lines"
+    sys.stdout.buffer.write(sourceless(sys.stdin.buffer.read(), mounted_at, lines))
 
 
 def sourceless(archive: bytes, mounted_at: str, lines: bool = False) -> bytes:

@@ -23,6 +23,7 @@ import os
 import posixpath
 import re
 import shutil
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -109,11 +110,27 @@ def referee_rules(compiled: bool = False) -> bytes:
     return rules_zip()
 
 
+@lru_cache(maxsize=4)
 def referee_stdlib(compiled: bool = True, lines: bool = False) -> bytes:
     """Pyodide's standard library cut to what the referee imports, compiled ahead when this CPython
     is Pyodide's (api/http/pyc.py: the referee's cold start)."""
     cut = cut_stdlib((PYODIDE_DIR / "python_stdlib.zip").read_bytes(), traced_modules())
-    return pyc.sourceless(cut, STDLIB_AT, lines) if compiled and pyc.same_python(PYODIDE_LOCK) else cut
+    if not compiled or not pyc.same_python(PYODIDE_LOCK):
+        return cut
+    # Compiling takes a fresh interpreter a second or two: kept beside the build, by what it is made of.
+    made_of = cut + Path(pyc.__file__).read_bytes() + sys.version.encode() + bytes([lines])
+    kept = STATIC_DIR.parent / "pyc-cache" / f"stdlib-{hashlib.sha256(made_of).hexdigest()[:16]}.zip"
+    if kept.is_file():
+        return kept.read_bytes()
+    data = pyc.sourceless_stable(cut, STDLIB_AT, lines)
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        temporary = kept.with_name(f"{kept.name}.tmp{os.getpid()}")
+        temporary.write_bytes(data)
+        os.replace(temporary, kept)
+    except OSError:
+        pass  # a read-only checkout: compiled again next time
+    return data
 
 
 def _pyodide_assets() -> list[Asset]:
