@@ -95,6 +95,7 @@ load: install
 # Bytes on the wire: first visit, repeat visit, a one-module release (Chromium's network events).
 first-visit: static
 	$(BIN)/python -m benchmarks.first_visit
+	$(BIN)/python -m benchmarks.first_visit --proxy --no-bytes
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .mypy_cache .ruff_cache .hypothesis

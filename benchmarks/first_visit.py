@@ -19,6 +19,7 @@ domain is on), so the service worker's precache fetches are counted. Goals: (a) 
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import re
@@ -34,6 +35,8 @@ import requests
 
 from api.db.migrate import upgrade
 from api.http import static_build
+from benchmarks import first_screen
+from benchmarks.front import front
 from devtools.gunicorn import GunicornProcess, free_port
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 
@@ -41,6 +44,7 @@ TIMEOUT_MS = 180_000
 QUIET_SECONDS = 3  # no request finished for this long: the phone is done
 FIRST_VISIT_GOAL = 3_500_000
 RELEASE_GOAL = 100_000
+FIRST_SCREEN_GOAL = 1.5  # seconds, Fast 3G, first visit
 
 READY = """async () => {
   const registration = await navigator.serviceWorker.ready;
@@ -149,23 +153,34 @@ def watch(context: Any, page: Any, wire: Wire) -> None:
     cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
 
 
-def service_worker_script(base: str) -> int:
-    """sw.js as sent (brotli body and headers): the browser fetches it itself when it registers or
-    updates the worker, outside every target, so no Network event counts it; it is added here."""
-    answer = requests.get(base + "/sw.js", headers={"Accept-Encoding": "br, gzip"}, stream=True, timeout=10)
+def served_size(url: str) -> int:
+    """A file as sent (brotli body and headers), asked for the way a browser does."""
+    answer = requests.get(url, headers={"Accept-Encoding": "br, gzip"}, stream=True, timeout=10)
     body = len(answer.raw.read(decode_content=False))
     return body + sum(len(name) + len(value) + 4 for name, value in answer.headers.items()) + 17
 
 
-def check_whole(wire: Wire, base: str) -> None:
-    """Every file the service worker keeps was seen requested by some target: no target's events were
-    missed (a first visit downloads each of them, or finds it in the HTTP cache, once)."""
+def service_worker_script(base: str) -> int:
+    """sw.js as sent: the browser fetches it itself when it registers or updates the worker,
+    outside every target, so no Network event counts it; it is added here."""
+    return served_size(base + "/sw.js")
+
+
+def check_whole(wire: Wire, base: str) -> list[str]:
+    """Every file the service worker keeps should be seen requested by some target (a first visit
+    downloads each of them, or finds it in the HTTP cache, once). The service worker is attached
+    through the page, and its first fetches may start before its Network events are on (a race
+    in Chromium's attaching); a file missed so is counted at its size as served, and named."""
     source = requests.get(base + "/sw.js", timeout=10).text
     found = re.search(r"const PRECACHE = (\[.*?\]);\n", source)
     assert found
     kept = {base + hashed for _, hashed in json.loads(found.group(1))}
-    missing = kept - set(wire.urls.values())
-    assert not missing, f"no network event for {len(missing)} precached files: {sorted(missing)[:3]}"
+    missing = sorted(kept - set(wire.urls.values()))
+    assert len(missing) < len(kept) / 2, f"no network event for {len(missing)} precached files"
+    for url in missing:
+        wire.received[f"missed:{url}"] = served_size(url)
+        wire.urls[f"missed:{url}"] = url
+    return missing
 
 
 def settle(page: Any, wire: Wire) -> None:
@@ -229,7 +244,7 @@ def measure() -> dict[str, Any]:
             with GunicornProcess(url, log, port=port) as server:
                 first, ready = visit(context, server.base, READY)
                 assert ready["refereed"] is True, ready
-                check_whole(first, server.base)
+                missed = check_whole(first, server.base)
                 first.received["sw.js"] = service_worker_script(server.base)
                 again, _ = visit(context, server.base, READY)
             with GunicornProcess(url, log, port=port, env=next_release) as server:
@@ -238,7 +253,10 @@ def measure() -> dict[str, Any]:
             context.close()
     for wire in (first, changed):
         wire.urls["sw.js"] = "/sw.js (fetched by the browser itself; its size as served)"
-    return {"first": first, "again": again, "changed": changed, "module": module, "kept": ready["kept"]}
+    return {
+        "first": first, "again": again, "changed": changed, "module": module, "kept": ready["kept"],
+        "missed": missed,
+    }  # fmt: skip
 
 
 def report(m: dict[str, Any]) -> None:
@@ -247,6 +265,9 @@ def report(m: dict[str, Any]) -> None:
     print("Bytes on the wire — Debian's Chromium, 360×740 phone, persistent profile, loopback gunicorn")
     print(f"(a) first visit, until it works offline ({m['kept']} files precached) and the referee booted:")
     size = first.total()
+    if m["missed"]:
+        print(f"    ({len(m['missed'])} files the service worker fetched before its events were on: "
+              "counted at their size as served)")  # fmt: skip
     print(f"    {size:>12,} bytes (goal ≤ {FIRST_VISIT_GOAL:,}): {met[size <= FIRST_VISIT_GOAL]}")
     for kind, part in sorted(first.by_kind().items(), key=lambda item: -item[1]):
         print(f"      {kind:<18}{part:>12,}")
@@ -258,10 +279,47 @@ def report(m: dict[str, Any]) -> None:
         print(f"      {part:>8,}  {changed.urls.get(request, '?')}")
 
 
-def main() -> None:
+def timed(proxy: bool, runs: int, offline: bool) -> first_screen.Timings:
+    """First usable screens and offline-ready times on emulated networks, on a fresh gunicorn,
+    directly or through Caddy (HTTPS, HTTP/2)."""
+    from playwright.sync_api import sync_playwright
+
+    static_build.ensure_built()
+    networks = [first_screen.FAST_3G, first_screen.FOUR_G] if offline else []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        url = f"sqlite:///{folder / 'bench.sqlite3'}"
+        upgrade(url)
+        with (
+            GunicornProcess(url, folder / "gunicorn.log") as server,
+            front(server, folder / "caddy", proxy) as phone_front,
+            sync_playwright() as playwright,
+        ):
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, *phone_front.args],
+                env=phone_front.env or None,
+            )  # fmt: skip
+            try:
+                return first_screen.measure(browser, phone_front.base, PHONE, runs, networks)
+            finally:
+                browser.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--proxy", action="store_true",
+                        help="through Caddy (tls internal, HTTP/2) in front of the app server")
+    parser.add_argument("--runs", type=int, default=3, help="first visits per screen and network (median)")
+    parser.add_argument("--no-bytes", action="store_true", help="times only, not the bytes on the wire")
+    parser.add_argument("--no-offline", action="store_true", help="first screens only, not offline-ready")
+    args = parser.parse_args(argv)  # fmt: skip
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"no Chromium at {CHROMIUM}")
-    report(measure())
+    if not args.proxy and not args.no_bytes:
+        report(measure())
+    label = "through Caddy over HTTPS (tls internal)" if args.proxy else "the app server itself, plain HTTP"
+    timings = timed(args.proxy, args.runs, not args.no_offline)
+    first_screen.report(label, timings, FIRST_SCREEN_GOAL)
 
 
 if __name__ == "__main__":

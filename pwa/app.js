@@ -9,6 +9,7 @@ import { mountTable } from "./js/views/table.js";
 import { mountGroup, mountNewGroup } from "./js/views/group.js";
 import { mountPlayer } from "./js/views/player.js";
 import { startReferee } from "./js/referee/client.js";
+import { initOfflineReady } from "./js/ui/offline-ready.js";
 import { flushPendingGroups } from "./js/groups/filing.js";
 import { onConnectivity } from "./js/api.js";
 import { hasPowers, refreshPowers } from "./js/games/magellan/powers.js";
@@ -64,7 +65,9 @@ async function main() {
     navigator.serviceWorker.addEventListener("controllerchange", () => {
       if (hadController) toast(t("app.updated"), { timeout: 15000, onClick: () => location.reload() });
     });
-    navigator.serviceWorker.register("sw.js").catch((err) => console.warn("service worker", err));
+    const registering = navigator.serviceWorker.register("sw.js");
+    registering.catch((err) => console.warn("service worker", err));
+    initOfflineReady(registering);
   }
 }
 

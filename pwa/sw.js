@@ -9,8 +9,14 @@
 //   remembered copy is returned marked "X-Kibitz-Offline: 1" (the app then shows its offline
 //   banner and never treats it as fresh). Writes (POST), exports and a player's own view
 //   (…/seats/<n>, the secret hand) are never touched: nothing private is kept in the cache.
+// - While it precaches, every open page is told how far it got ({type: "precache", done, total} in
+//   bytes of the files' contents, sizes from the build), so a first-time phone shows a progress bar
+//   and then "ready offline" (js/ui/offline-ready.js).
 
 const PRECACHE = self.__PRECACHE__;
+/** The hashed URL → its size in bytes (the build's). */
+const SIZES = self.__PRECACHE_SIZES__;
+const PARALLEL = 6; // fetches at once, as many as a browser opens to one host over HTTP/1.1
 const PRECACHE_CACHE = "kibitz-precache";
 const API_CACHE = "kibitz-api";
 const absolute = (url) => new URL(url, self.location.href).href;
@@ -23,6 +29,31 @@ for (const [asked, kept] of PRECACHE) {
 ROUTES.set(absolute("./index.html"), ROUTES.get(absolute("./")));
 const KEPT = new Set(ROUTES.values());
 
+const sizeOf = (url) => SIZES[new URL(url).pathname] || 0;
+
+/** Tells every page of this origin (controlled or not yet) how far the precache got. */
+function progress(done, total) {
+  self.clients
+    .matchAll({ includeUncontrolled: true, type: "window" })
+    .then((pages) => pages.forEach((page) => page.postMessage({ type: "precache", done, total })))
+    .catch(() => undefined);
+}
+
+/** One file into the cache (the response as it came), counting its bytes as they arrive. */
+async function keep(cache, url, arrived) {
+  const response = await fetch(url, { cache: "default" });
+  if (!response.ok) throw new Error(`precache ${url}: HTTP ${response.status}`);
+  const counted = response.clone();
+  const putting = cache.put(url, response);
+  const reader = counted.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    arrived(value.byteLength);
+  }
+  await putting;
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
@@ -30,7 +61,23 @@ self.addEventListener("install", (event) => {
       const have = new Set((await cache.keys()).map((request) => request.url));
       // Hashed URLs are immutable: the browser's HTTP cache may answer (the page just loaded them).
       const missing = [...KEPT].filter((url) => !have.has(url));
-      await cache.addAll(missing);
+      const total = [...KEPT].reduce((sum, url) => sum + sizeOf(url), 0);
+      let done = total - missing.reduce((sum, url) => sum + sizeOf(url), 0);
+      let told = 0;
+      const arrived = (bytes) => {
+        done += bytes;
+        const now = Date.now();
+        if (now - told > 200) {
+          told = now;
+          progress(Math.min(done, total), total);
+        }
+      };
+      const queue = [...missing];
+      const work = async () => {
+        while (queue.length) await keep(cache, queue.shift(), arrived);
+      };
+      await Promise.all(Array.from({ length: PARALLEL }, work));
+      progress(total, total);
       await self.skipWaiting();
     })(),
   );

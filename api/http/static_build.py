@@ -20,8 +20,10 @@ import base64
 import hashlib
 import json
 import os
+import posixpath
 import re
 import shutil
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +31,7 @@ from pathlib import Path, PurePosixPath
 
 from whitenoise.compress import Compressor
 
+from api.http import pyc
 from api.http.bundle import PYODIDE_DIR, PYODIDE_FILES, ROOT, rules_zip
 from api.http.stdlib_cut import cut_stdlib, traced_modules
 from api.i18n import available, messages_json
@@ -93,6 +96,43 @@ def shell_files() -> list[str]:
     )
 
 
+# Where the phone's worker keeps them (pwa/js/referee/worker.js, Pyodide's loader).
+RULES_AT = "/home/pyodide/kibitz"
+STDLIB_AT = "/lib/python311.zip"
+PYODIDE_LOCK = PYODIDE_DIR / "pyodide-lock.json"
+
+
+def referee_rules(compiled: bool = False) -> bytes:
+    """The rules zip: sources (compiled=True: with their `.pyc`, what benchmarks/referee_start.py
+    compares)."""
+    if compiled and pyc.same_python(PYODIDE_LOCK):
+        return pyc.with_pycache(rules_zip(), RULES_AT, pyc.cache_tag())
+    return rules_zip()
+
+
+@lru_cache(maxsize=4)
+def referee_stdlib(compiled: bool = True, lines: bool = False) -> bytes:
+    """Pyodide's standard library cut to what the referee imports, compiled ahead when this CPython
+    is Pyodide's (api/http/pyc.py: the referee's cold start)."""
+    cut = cut_stdlib((PYODIDE_DIR / "python_stdlib.zip").read_bytes(), traced_modules())
+    if not compiled or not pyc.same_python(PYODIDE_LOCK):
+        return cut
+    # Compiling takes a fresh interpreter a second or two: kept beside the build, by what it is made of.
+    made_of = cut + Path(pyc.__file__).read_bytes() + sys.version.encode() + bytes([lines])
+    kept = STATIC_DIR.parent / "pyc-cache" / f"stdlib-{hashlib.sha256(made_of).hexdigest()[:16]}.zip"
+    if kept.is_file():
+        return kept.read_bytes()
+    data = pyc.sourceless_stable(cut, STDLIB_AT, lines)
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        temporary = kept.with_name(f"{kept.name}.tmp{os.getpid()}")
+        temporary.write_bytes(data)
+        os.replace(temporary, kept)
+    except OSError:
+        pass  # a read-only checkout: compiled again next time
+    return data
+
+
 def _pyodide_assets() -> list[Asset]:
     """Pyodide loads its files from one folder (`indexURL`): the folder's name carries the hash."""
     files = {name: (PYODIDE_DIR / name).read_bytes() for name in PYODIDE_FILES}
@@ -116,15 +156,14 @@ def _sources() -> list[Asset]:
         if language != "en":
             name, data = f"referee/messages/{language}.json", messages_json(language)
             assets.append(Asset(name, hashed_name(name, data), data, plain=True))
-    assets.append(
-        Asset("referee/rules.zip", hashed_name("referee/rules.zip", rules_zip()), rules_zip(), True)
-    )
+    rules = referee_rules()
+    assets.append(Asset("referee/rules.zip", hashed_name("referee/rules.zip", rules), rules, True))
     for name, path in VENDOR_FILES.items():
         if path.is_file():
             data = path.read_bytes()
             assets.append(Asset(name, hashed_name(name, data), data, plain=True))
     if all((PYODIDE_DIR / name).is_file() for name in (*PYODIDE_FILES, "python_stdlib.zip")):
-        stdlib = cut_stdlib((PYODIDE_DIR / "python_stdlib.zip").read_bytes(), traced_modules())
+        stdlib = referee_stdlib()
         assets.append(Asset("referee/stdlib.zip", hashed_name("referee/stdlib.zip", stdlib), stdlib, True))
         assets.extend(_pyodide_assets())
     return assets
@@ -144,8 +183,59 @@ def _import_map(assets: list[Asset]) -> str:
     return json.dumps({"imports": imports}, indent=None, separators=(",", ":"), sort_keys=True)
 
 
+# A module's static imports (`import … from "x"`, `export … from "x"`, `import "x"`); dynamic
+# `import()` is left out on purpose: what it loads is not needed for the first screen.
+STATIC_IMPORT = re.compile(
+    r"""^[ \t]*(?:import|export)\s[^'";]*?\bfrom\s*["']([^"']+)["']|^[ \t]*import\s*["']([^"']+)["']""",
+    re.MULTILINE,
+)
+APP_MODULE = "app.js"
+# The screens a first visit may open directly, and the game client whose modules they need.
+GAME_MODULES = {name: f"js/games/{name}/index.js" for name in ("mahe", "magellan", "mhing")}
+
+
+def module_graph(entry: str, sources: dict[str, bytes]) -> list[str]:
+    """Every module `entry` imports statically, transitively (logical names, `entry` first)."""
+    seen: list[str] = []
+    todo = [entry]
+    while todo:
+        name = todo.pop(0)
+        if name in seen or name not in sources:
+            continue
+        seen.append(name)
+        for found in STATIC_IMPORT.finditer(sources[name].decode("utf-8")):
+            specifier = found.group(1) or found.group(2)
+            if specifier.startswith("/"):
+                todo.append(specifier.lstrip("/"))
+            elif specifier.startswith("."):
+                todo.append(posixpath.normpath(posixpath.join(posixpath.dirname(name), specifier)))
+    return seen
+
+
+def _preloads(assets: list[Asset]) -> str:
+    """What the first screen needs, named in the page so that the browser asks for all of it at
+    once instead of one import level per round trip (issue 32, on a phone's 150 ms): the app's
+    static module graph, the English texts every screen starts from, and for each game the modules
+    that its screens add (read by js/route-preload.js for the screen the address opens)."""
+    sources = {asset.logical: asset.data for asset in assets if asset.logical.endswith((".js", ".mjs"))}
+    names = {asset.logical: "/" + asset.hashed for asset in assets}
+    app = module_graph(APP_MODULE, sources)
+    links = [f'<link rel="modulepreload" href="{names[name]}">' for name in app]
+    if "i18n/en.json" in names:
+        links.append(f'<link rel="preload" as="fetch" crossorigin href="{names["i18n/en.json"]}">')
+    games = {
+        game: [names[name] for name in module_graph(entry, sources) if name not in app]
+        for game, entry in GAME_MODULES.items()
+        if entry in sources
+    }
+    routes = json.dumps(games, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
+    links.append(f'<script type="application/json" id="route-modules">{routes}</script>')
+    return "\n  ".join(links) + "\n  "
+
+
 def _entry(assets: list[Asset], import_map: str) -> bytes:
-    """index.html with its stylesheets, icons and module under hashed names, and the import map."""
+    """index.html with its stylesheets, icons and module under hashed names, the import map and the
+    first screen's preloads."""
     html = (PWA_DIR / ENTRY).read_text(encoding="utf-8")
     names = {asset.logical: asset.hashed for asset in assets if asset.plain}
 
@@ -156,17 +246,23 @@ def _entry(assets: list[Asset], import_map: str) -> bytes:
         return f'{attribute}="{names[url]}"'
 
     html = re.sub(r'\b(href|src)="([^"#?:]+)"', rename, html)
-    script = f'<script type="importmap">{import_map}</script>\n  '
+    script = f'<script type="importmap">{import_map}</script>\n  ' + _preloads(assets)
     at = html.index('<script type="module"')
     return (html[:at] + script + html[at:]).encode()
 
 
 def _service_worker(assets: list[Asset], entry: Asset) -> bytes:
-    """sw.js with its precache list: [the URL a page asks for, the hashed URL it is kept under]."""
+    """sw.js with its precache list: [the URL a page asks for, the hashed URL it is kept under], and
+    each kept file's size (the phone's progress bar while it precaches)."""
     routes = [["./", "/" + entry.hashed]]
     routes += [["/" + asset.logical, "/" + asset.hashed] for asset in assets]
+    sizes = {hashed: len(asset.data) for asset in assets for hashed in ["/" + asset.hashed]}
     source = (PWA_DIR / SERVICE_WORKER).read_text(encoding="utf-8")
-    return source.replace("self.__PRECACHE__", json.dumps(routes, separators=(",", ":"))).encode()
+    return (
+        source.replace("self.__PRECACHE_SIZES__", json.dumps(sizes, separators=(",", ":"), sort_keys=True))
+        .replace("self.__PRECACHE__", json.dumps(routes, separators=(",", ":")))
+        .encode()
+    )
 
 
 def plan() -> Build:

@@ -3,6 +3,8 @@
 // api/http/static_build.py writes in for `self.__PRECACHE__` (pairs [asked URL, kept URL]).
 interface WorkerGlobalScope {
   __PRECACHE__: [string, string][];
+  /** Each kept (hashed) URL's size in bytes: the precache's progress (js/ui/offline-ready.js). */
+  __PRECACHE_SIZES__: Record<string, number>;
   readonly clients: Clients;
   skipWaiting(): Promise<void>;
 }
