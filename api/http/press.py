@@ -61,13 +61,25 @@ def direct_socket(environ: dict[str, Any]) -> Any | None:
 class Reader:
     """One stream as the press holds it: its socket, where it is, and how to hand it back."""
 
-    __slots__ = ("sock", "sent", "language", "seat", "deadline", "back", "rest", "ended")
+    __slots__ = ("sock", "sent", "language", "seat", "patches", "patch", "deadline", "back", "rest", "ended")
 
-    def __init__(self, sock: Any, sent: int, language: str, seat: int | None, deadline: float) -> None:
+    def __init__(
+        self,
+        sock: Any,
+        sent: int,
+        language: str,
+        seat: int | None,
+        deadline: float,
+        *,
+        patches: bool = False,
+        whole_sent: bool = False,
+    ) -> None:
         self.sock = sock
         self.sent = sent
         self.language = language
         self.seat = seat
+        self.patches = patches  # the stream asked for patches
+        self.patch = patches and whole_sent  # … and has had its whole table: its next event may be one
         self.deadline = deadline
         self.back = threading.Event()  # set when the stream is its own again
         self.rest = b""  # what the socket did not take of the last event
@@ -126,11 +138,13 @@ class Press:
                 threading.Thread(target=self._run, name="kibitz-press", daemon=True).start()
 
     def _publish(self, announced: int, read_after: float) -> None:
-        groups: defaultdict[tuple[int, str, int | None], list[Reader]] = defaultdict(list)
+        groups: defaultdict[tuple[int, str, int | None, bool], list[Reader]] = defaultdict(list)
         for reader in self.readers:
-            groups[(reader.sent, reader.language, reader.seat)].append(reader)
-        for (sent, language, seat), readers in groups.items():
-            version, body = self.edition.message(sent, announced, language, seat, read_after=read_after)
+            groups[(reader.sent, reader.language, reader.seat, reader.patch)].append(reader)
+        for (sent, language, seat, patch), readers in groups.items():
+            version, body = self.edition.message(
+                sent, announced, language, seat, read_after=read_after, patch=patch
+            )
             if body is not None:
                 self._write_to(readers, chunk(body), version)
 
@@ -147,7 +161,7 @@ class Press:
                 self._hand_back(reader, ended=True)
                 continue
             if version is not None:
-                reader.sent = version
+                reader.sent, reader.patch = version, reader.patches
             if taken < len(frame):
                 self.edition.counters.handed_back += 1
                 self._hand_back(reader, rest=frame[taken:])

@@ -119,11 +119,14 @@ def bgio_server(folder: Path) -> Iterator[tuple[str, int]]:
         process.wait(timeout=10)
 
 
-def run_phones(system: str, base: str, pgid: int, phones: int, changes: int, log: Path) -> dict[str, Any]:
-    """One round: the phones connect, the mover changes the table, the server's CPU is counted
-    from the moment every phone holds the table until the last change has arrived."""
+def run_phones(
+    system: str, base: str, pgid: int, phones: int, changes: int, log: Path, interval_ms: int = INTERVAL_MS
+) -> dict[str, Any]:
+    """One round: the phones connect, the mover changes the table (every `interval_ms`; 0: back to
+    back), the server's CPU is counted from the moment every phone holds the table until the last
+    change has arrived."""
     command = ["taskset", "-c", str(PHONES_CORE), "node", str(HERE / "phones.js")]
-    command += [system, base, str(phones), str(changes), str(INTERVAL_MS)]
+    command += [system, base, str(phones), str(changes), str(interval_ms)]
     with log.open("ab") as errors:
         process = subprocess.Popen(
             command, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True, start_new_session=True
