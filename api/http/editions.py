@@ -26,6 +26,7 @@ from typing import Any
 
 from api.http.deltas import diff
 from api.http.schemas import TableSchema
+from api.http.view_cache import ViewCache
 from api.i18n import localize_notes
 from api.tables.store import TableRow, TableStore, public_entries, require_game
 from api.tables.views import table_view
@@ -93,8 +94,11 @@ class Edition:
     """One table as the streams of this process last read it: the newest row, the log entries
     `(base, version]` (versions and log positions are one and the same), and rendered messages."""
 
-    def __init__(self, table_id: str, tables: TableStore, counters: Counters) -> None:
+    def __init__(
+        self, table_id: str, tables: TableStore, counters: Counters, cache: ViewCache | None = None
+    ) -> None:
         self.table_id = table_id
+        self._cache = cache
         self._tables = tables
         self.counters = counters
         self._lock = threading.Lock()
@@ -168,7 +172,10 @@ class Edition:
         key = (table.version, language)
         view = self._views.get(key)
         if view is None:
-            view = self._views[key] = view_document(table, language)
+            # The append that made this version rendered it for its own answer: parsed, not redone.
+            cached = self._cache.get(table.id, table.version, language) if self._cache else None
+            view = json.loads(cached) if cached is not None else view_document(table, language)
+            self._views[key] = view
             while len(self._views) > VIEWS_KEPT:
                 self._views.popitem(last=False)
         return view
@@ -197,8 +204,9 @@ class Edition:
 class Editions:
     """The editions of the tables this process streams, kept while any stream follows them."""
 
-    def __init__(self, tables: TableStore) -> None:
+    def __init__(self, tables: TableStore, cache: ViewCache | None = None) -> None:
         self.tables = tables
+        self.cache = cache
         self.counters = Counters()
         self._lock = threading.Lock()
         self._followed: dict[str, tuple[Edition, int]] = {}
@@ -210,7 +218,7 @@ class Editions:
     def follow(self, table_id: str) -> Iterator[Edition]:
         with self._lock:
             edition, streams = self._followed.get(table_id) or (
-                Edition(table_id, self.tables, self.counters),
+                Edition(table_id, self.tables, self.counters, self.cache),
                 0,
             )
             self._followed[table_id] = (edition, streams + 1)

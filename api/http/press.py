@@ -6,8 +6,11 @@ read, one render per group: api.http.editions), frames it once as an HTTP chunk 
 gunicorn frames what a response yields — and offers the same bytes to each socket in turn, never
 waiting: a socket that takes them all stays with the press; one that takes part (a slow reader)
 is handed back to its own stream with the rest to write, and from there it skips to the newest
-version like any stream that fell behind. The press yields to the server's other work between a
-few hundred writes, so appends and new requests never wait for a whole table's fan-out.
+version like any stream that fell behind. Requests come first: the press yields to the server's
+other work every fraction of a millisecond of writing, and while any request other than a stream
+is being answered in this process (an append above all) it waits, up to `DEFER_AT_MOST`, before
+reading, rendering or writing on — so appends back to back on a crowded table cost what they cost
+on an empty one, and the phones get the newest version (with every entry) once the appender pauses.
 
 Everywhere else (another server, a test client, a plain HTTP/1.0 client) streams write their own
 events, from the same edition.
@@ -29,6 +32,11 @@ from api.tables.changes import TableChanges
 log = logging.getLogger(__name__)
 
 WRITES_BETWEEN_YIELDS = 50
+SLICE = 0.0003  # seconds of writing between yields, at most
+DEFER_AT_MOST = 0.25  # seconds the fan-out of one change waits for requests, at most
+DEFER_STEP = 0.001
+QUIET = 0.003  # after a write, seconds without one before the fan-out goes on
+YIELD = 0.00002
 # A stream's kernel send buffer (Linux doubles it): a phone that stops reading is found out after
 # a few dozen events instead of the megabytes an autotuned buffer would hold for each of thousands.
 SEND_BUFFER = 64 * 1024
@@ -56,6 +64,24 @@ def direct_socket(environ: dict[str, Any]) -> Any | None:
         return None
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
     return sock
+
+
+class Requests:
+    """How many requests this process is answering right now, streams left out, and when it last
+    answered a write (api.http.stream counts them): what the press makes way for."""
+
+    answering = 0
+    wrote_at = float("-inf")  # time.monotonic() when the last POST/PUT was answered
+
+
+def make_way(deadline: float) -> None:
+    """Wait while requests are being answered, or a write was answered less than `QUIET` ago (the
+    next of a run of appends is on its way), until `deadline`; else just yield once."""
+    time.sleep(YIELD)  # a timer, not sleep(0): the loop polls the sockets (an append's request) first
+    while (Requests.answering > 0 or time.monotonic() - Requests.wrote_at < QUIET) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(DEFER_STEP)
 
 
 class Reader:
@@ -95,6 +121,7 @@ class Press:
         self.heartbeat = heartbeat
         self.readers: set[Reader] = set()
         self._running = False
+        self._deadline = 0.0  # until when this change's fan-out makes way for requests
 
     def hold(self, reader: Reader) -> None:
         """Take the stream over until it falls behind or ends; returns when it is handed back."""
@@ -124,6 +151,9 @@ class Press:
                     announced = behind
                 elif announced == behind:
                     read_after = now  # the listener (re)started: notices may have gone by
+                self._deadline = now + DEFER_AT_MOST
+                make_way(self._deadline)
+                announced = max(announced, self.changes.version)  # appends meanwhile: the newest
                 self._publish(announced, read_after)
                 if announced > behind and self.changes.announced_at:
                     FANOUT_LAG.observe(time.monotonic() - self.changes.announced_at)
@@ -145,11 +175,13 @@ class Press:
             version, body = self.edition.message(
                 sent, announced, language, seat, read_after=read_after, patch=patch
             )
+            make_way(self._deadline)
             if body is not None:
                 self._write_to(readers, chunk(body), version)
 
     def _write_to(self, readers: list[Reader], frame: bytes, version: int | None) -> None:
         """The same bytes to each reader, without ever waiting for one."""
+        began = time.monotonic()
         for written, reader in enumerate(readers, 1):
             if reader not in self.readers:
                 continue
@@ -165,5 +197,6 @@ class Press:
             if taken < len(frame):
                 self.edition.counters.handed_back += 1
                 self._hand_back(reader, rest=frame[taken:])
-            if written % WRITES_BETWEEN_YIELDS == 0:
-                time.sleep(0)  # let the server's other work in (gevent: a cooperative yield)
+            if written % WRITES_BETWEEN_YIELDS == 0 or time.monotonic() - began >= SLICE:
+                make_way(self._deadline)  # let the server's other work in (gevent: a cooperative yield)
+                began = time.monotonic()

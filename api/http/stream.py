@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -25,7 +25,8 @@ from api.http.context import STORE_KEY, bearer_token, store
 from api.http.editions import Editions
 from api.http.i18n import asked_language, best_language
 from api.http.limits import client_address, guard_token, limit_response
-from api.http.press import Press, Reader, direct_socket
+from api.http.press import Press, Reader, Requests, direct_socket
+from api.http.view_cache import VIEWS_KEY, ViewCache
 from api.tables.changes import ChangeFeed, announcer
 from api.tables.store import TableStore
 
@@ -119,7 +120,23 @@ def install_change_feed(app: Flask, database_url: str) -> None:
         feed.start_ticking(app.config["KIBITZ_STREAM_HEARTBEAT"])
 
     app.extensions[CHANGES_KEY] = feed
-    app.extensions[EDITIONS_KEY] = Editions(app.extensions[STORE_KEY])
+    app.extensions[EDITIONS_KEY] = Editions(
+        app.extensions[STORE_KEY], app.extensions.setdefault(VIEWS_KEY, ViewCache())
+    )
+
+    @app.before_request
+    def _answering() -> None:  # the press makes way for every request but the streams
+        if not request.path.endswith("/stream"):
+            Requests.answering += 1
+            g.kibitz_answering = True
+
+    @app.teardown_request
+    def _answered(_error: BaseException | None) -> None:
+        if g.pop("kibitz_answering", False):
+            Requests.answering -= 1
+            if request.method in ("POST", "PUT"):
+                Requests.wrote_at = time.monotonic()
+
     app.extensions[STARTERS_KEY] = start
     app.extensions[STORE_KEY].on_commit = after_commit
 
