@@ -36,6 +36,7 @@ SLICE = 0.0003  # seconds of writing between yields, at most
 DEFER_AT_MOST = 0.25  # seconds the fan-out of one change waits for requests, at most
 DEFER_STEP = 0.001
 QUIET = 0.003  # after a write, seconds without one before the fan-out goes on
+STARVE_AT_MOST = 1.0  # past DEFER_AT_MOST, seconds the fan-out still waits for requests in flight
 YIELD = 0.00002
 # A stream's kernel send buffer (Linux doubles it): a phone that stops reading is found out after
 # a few dozen events instead of the megabytes an autotuned buffer would hold for each of thousands.
@@ -75,13 +76,18 @@ class Requests:
 
 
 def make_way(deadline: float) -> None:
-    """Wait while requests are being answered, or a write was answered less than `QUIET` ago (the
-    next of a run of appends is on its way), until `deadline`; else just yield once."""
+    """Yield through the loop's poll, then wait while a request is being answered or a write was
+    answered less than `QUIET` ago (the next of a run of appends is on its way) — until `deadline`;
+    past it, for `STARVE_AT_MOST` more, still while a request is being answered (the fan-out goes
+    on in the gaps); never longer, so a storm of requests cannot starve the phones."""
     time.sleep(YIELD)  # a timer, not sleep(0): the loop polls the sockets (an append's request) first
-    while (Requests.answering > 0 or time.monotonic() - Requests.wrote_at < QUIET) and (
-        time.monotonic() < deadline
-    ):
+    now = time.monotonic()
+    while now < deadline and (Requests.answering > 0 or now - Requests.wrote_at < QUIET):
         time.sleep(DEFER_STEP)
+        now = time.monotonic()
+    while Requests.answering > 0 and now < deadline + STARVE_AT_MOST:
+        time.sleep(DEFER_STEP / 4)
+        now = time.monotonic()
 
 
 class Reader:

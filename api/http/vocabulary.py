@@ -263,21 +263,7 @@ def resolve_refs(node: Any) -> Any:
 def register_streams(spec: APISpec) -> None:
     """The live streams' events as a generator types them: each `data:` a JSON object whose `type`
     says which schema it is (`TableStreamItem`, `GroupStreamItem`: `oneOf` with a discriminator),
-    and a JSON Patch's operations with their values as any JSON value."""
-    spec.components.schema(
-        "JsonValue",
-        {
-            "description": "Any JSON value (what a patch operation puts in place)",
-            "nullable": True,
-            "oneOf": [
-                {"type": "string"},
-                {"type": "number"},
-                {"type": "boolean"},
-                {"type": "array", "items": _ref("JsonValue")},
-                {"type": "object", "additionalProperties": _ref("JsonValue")},
-            ],
-        },
-    )
+    and a JSON Patch's operations (their `value` any JSON value, as RFC 6902 has it)."""
     spec.components.schema(
         "PatchOperation",
         {
@@ -290,7 +276,8 @@ def register_streams(spec: APISpec) -> None:
                     "pattern": "^(/([^~/]|~[01])*)*$",
                     "description": "A JSON Pointer (RFC 6901) into the table: `/state/turn/sum`",
                 },
-                "value": {**_ref("JsonValue"), "description": "With `add` and `replace`: the new value"},
+                # Any JSON value (RFC 6902): a part of the table, typed where the table is.
+                "value": {"description": "With `add` and `replace`: the new value, any JSON value"},
             },
             "required": ["op", "path"],
             "additionalProperties": False,
