@@ -25,6 +25,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
+import gevent
+from gevent import monkey as gevent_monkey
+
 from api.http.editions import Edition
 from api.http.metrics import FANOUT_LAG
 from api.tables.changes import TableChanges
@@ -37,7 +40,6 @@ DEFER_AT_MOST = 0.25  # seconds the fan-out of one change waits for requests, at
 DEFER_STEP = 0.001
 QUIET = 0.003  # after a write, seconds without one before the fan-out goes on
 STARVE_AT_MOST = 1.0  # past DEFER_AT_MOST, seconds the fan-out still waits for requests in flight
-YIELD = 0.00002
 # A stream's kernel send buffer (Linux doubles it): a phone that stops reading is found out after
 # a few dozen events instead of the megabytes an autotuned buffer would hold for each of thousands.
 SEND_BUFFER = 64 * 1024
@@ -75,12 +77,25 @@ class Requests:
     wrote_at = float("-inf")  # time.monotonic() when the last POST/PUT was answered
 
 
+def _poll() -> None:
+    """Let the loop poll the sockets and run what they woke (an append's request) before going on.
+
+    gevent's `sleep(0)` only runs the greenlets already ready, without polling: an append waiting
+    on the wire was read only once the press had written a whole change to every phone. A timer
+    (`sleep(20 µs)`) polls, but on a busy machine each one gives the core away to other processes.
+    `gevent.idle()` polls without blocking and comes back once the loop has nothing else to do."""
+    if gevent_monkey.is_module_patched("time"):
+        gevent.idle()
+    else:
+        time.sleep(0)
+
+
 def make_way(deadline: float) -> None:
     """Yield through the loop's poll, then wait while a request is being answered or a write was
     answered less than `QUIET` ago (the next of a run of appends is on its way) — until `deadline`;
     past it, for `STARVE_AT_MOST` more, still while a request is being answered (the fan-out goes
     on in the gaps); never longer, so a storm of requests cannot starve the phones."""
-    time.sleep(YIELD)  # a timer, not sleep(0): the loop polls the sockets (an append's request) first
+    _poll()
     now = time.monotonic()
     while now < deadline and (Requests.answering > 0 or now - Requests.wrote_at < QUIET):
         time.sleep(DEFER_STEP)
