@@ -18,13 +18,16 @@ import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from api.db.migrate import upgrade
+from api.http.context import STORE_KEY
 from api.http.deltas import diff, pointer, same
+from api.http.editions import Editions
 from api.i18n import localize_notes
 from api.rules.referee import rules_view
 from api.rules.registry import get_game
 from api.rules.replay import advance
 from tests.browser.test_referee_differential import WholeGame, magellan_game, mahe_game, mhing_game
-from tests.conftest import ROOT
+from tests.conftest import ROOT, make_test_app
 from tests.live.sse import StreamReader
 
 APPLY_JS = """
@@ -203,3 +206,86 @@ def test_a_stream_with_patches_gives_every_version_as_the_table_reads(live_serve
         assert set(types) == {"patch"}
     finally:
         stream.close()
+
+
+PLAYERS = [{"name": f"P{i}", "colours": [c]} for i, c in enumerate(["red", "green", "yellow", "purple"])]
+
+
+def _next_move(table: dict[str, Any]) -> dict[str, Any]:
+    """A legal Mahé move whatever the phase: reveal a card (MA-7), roll (MA-3), stop when deciding."""
+    phase = table["legal_actions"]["phase"]
+    if phase == "reveal_card":
+        return {"type": "reveal_card", "value": 3}
+    return {"type": "stop"} if phase == "decide" else {"type": "die", "value": 1}
+
+
+@pytest.fixture(scope="module")
+def one_app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    url = f"sqlite:///{tmp_path_factory.mktemp('patches') / 'kibitz.sqlite3'}"
+    upgrade(url)
+    return make_test_app(url)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    steps=st.lists(
+        st.one_of(
+            st.tuples(st.just("append"), st.sampled_from(["move", "move", "undo"])),
+            st.tuples(st.just("ask"), st.integers(0, 12), st.sampled_from(["en", "de"])),
+        ),
+        max_size=25,
+    )
+)
+def test_an_editions_patch_from_any_version_it_sent_gives_the_table_now(
+    one_app: Any, steps: list[tuple[Any, ...]]
+) -> None:
+    """However far behind a stream is (a slow reader skipping ahead, undos between), in either
+    language: the patch the edition shares applies to the table at its base and gives the table as
+    `GET` reads it now; a base it no longer keeps gets the whole table instead."""
+    client = one_app.test_client()
+    created = client.post(
+        "/api/tables", json={"game": "mahe", "players": PLAYERS, "options": {"chance": "physical"}}
+    ).get_json()
+    path = f"/api/tables/{created['id']}"
+
+    def read(language: str) -> Any:
+        return client.get(path, headers={"Accept-Language": language}).get_json()
+
+    seen = {(0, language): read(language) for language in ("en", "de")}
+    version = 0
+    with Editions(one_app.extensions[STORE_KEY]).follow(created["id"]) as edition:
+        for language in ("en", "de"):
+            edition.message(None, 0, language, None)  # each stream starts with the whole table
+        for step in steps:
+            if step[0] == "append":
+                event = (
+                    {"type": "undo"} if step[1] == "undo" and version else _next_move(seen[(version, "en")])
+                )
+                answer = client.post(
+                    f"{path}/events",
+                    json={"expected_version": version, "event": event},
+                    headers={"Authorization": f"Bearer {created['write_token']}"},
+                )
+                if answer.status_code == 201:
+                    version += 1
+                    for language in ("en", "de"):
+                        seen[(version, language)] = read(language)
+                continue
+            _, since, language = step
+            since = min(since, version)
+            got, body = edition.message(since, version, language, None, patch=True)
+            assert got == version
+            if since == version:
+                assert body is None
+                continue
+            assert body is not None
+            data = json.loads(body.decode().split("data: ", 1)[1])
+            assert data["version"] == version and [e["seq"] for e in data["entries"]] == list(
+                range(since + 1, version + 1)
+            )
+            if data["type"] == "patch":
+                assert data["base"] == since
+                table = jsonpatch.apply_patch(seen[(since, language)], data["patch"])
+            else:
+                table = data["table"]
+            assert table == seen[(version, language)]
