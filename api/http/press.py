@@ -39,7 +39,7 @@ SLICE = 0.0003  # seconds of writing between yields, at most
 DEFER_AT_MOST = 0.25  # seconds the fan-out of one change waits for requests, at most
 DEFER_STEP = 0.001
 QUIET = 0.003  # after a write, seconds without one before the fan-out goes on
-STARVE_AT_MOST = 1.0  # past DEFER_AT_MOST, seconds the fan-out still waits for requests in flight
+STARVE_AT_MOST = 0.25  # past DEFER_AT_MOST, seconds the fan-out still waits for requests in flight
 # A stream's kernel send buffer (Linux doubles it): a phone that stops reading is found out after
 # a few dozen events instead of the megabytes an autotuned buffer would hold for each of thousands.
 SEND_BUFFER = 64 * 1024
