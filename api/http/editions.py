@@ -8,6 +8,10 @@ once per group of streams that need exactly the same bytes: (from-version, versi
 Nearly every stream of a table is one version behind, so a change costs one read and one render per
 language and seat kind; a phone further behind (a slow reader skipping ahead to the newest version,
 or one back with Last-Event-ID) gets a message of its own, rendered once per distinct from-version.
+
+A stream that asked for patches (`?patches=true`) gets, after its first whole table, `patch` events:
+the JSON Patch from the table it has to the new one (api.http.deltas), diffed once per group too. The
+table as each version renders it is kept per language for a few versions, the base of those patches.
 """
 
 from __future__ import annotations
@@ -20,29 +24,61 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from api.http.deltas import diff
 from api.http.schemas import TableSchema
+from api.http.view_cache import ViewCache
 from api.i18n import localize_notes
 from api.tables.store import TableRow, TableStore, public_entries, require_game
 from api.tables.views import table_view
 
 ENTRIES_KEPT = 256  # log entries kept per followed table; a phone further behind costs one read
 MESSAGES_KEPT = 64  # rendered messages kept per followed table (a few per change at most)
+VIEWS_KEPT = 16  # table views kept per followed table, per (version, language): the patches' bases
 _TABLE_SCHEMA = TableSchema()
-MessageKey = tuple[int | None, int, str, int | None]  # (from-version, version, language, seat)
+# (from-version, version, language, seat, patch): `patch` when the message may be a `patch` event
+MessageKey = tuple[int | None, int, str, int | None, bool]
 
 
-def render(table: TableRow, entries: list[dict[str, Any]], private: Any, language: str) -> bytes:
-    """One `table` event of the stream: `{version, entries, table, private}`."""
-    data: dict[str, Any] = {
-        "version": table.version,
-        "entries": entries,
-        "table": _TABLE_SCHEMA.dump(table_view(table, language)),
-        "private": private,
-    }
+def view_document(table: TableRow, language: str) -> Any:
+    """The table as `GET /api/tables/{id}` shows it, as plain JSON values (what a patch diffs)."""
+    return json.loads(json.dumps(_TABLE_SCHEMA.dump(table_view(table, language)), default=str))
+
+
+def _event(name: str, version: int, data: dict[str, Any]) -> bytes:
     # Keys sorted as in every other JSON answer (Flask sorts them), so a phone comparing views
     # field by field sees the same table, whichever way it arrived.
     payload = json.dumps(data, separators=(",", ":"), sort_keys=True, default=str)
-    return f"id: {table.version}\nevent: table\ndata: {payload}\n\n".encode()
+    return f"id: {version}\nevent: {name}\ndata: {payload}\n\n".encode()
+
+
+def render(
+    table: TableRow, entries: list[dict[str, Any]], private: Any, language: str, view: Any = None
+) -> bytes:
+    """One `table` event of the stream: `{type: "table", version, entries, table, private}`."""
+    data = {
+        "type": "table",
+        "version": table.version,
+        "entries": entries,
+        "table": view_document(table, language) if view is None else view,
+        "private": private,
+    }
+    return _event("table", table.version, data)
+
+
+def render_patch(
+    table: TableRow, base: int, entries: list[dict[str, Any]], private: Any, patch: list[dict[str, Any]]
+) -> bytes:
+    """One `patch` event: `{type: "patch", version, base, entries, patch, private}`, the patch
+    turning the table at version `base` (as the stream sent it) into this version's."""
+    data = {
+        "type": "patch",
+        "version": table.version,
+        "base": base,
+        "entries": entries,
+        "patch": patch,
+        "private": private,
+    }
+    return _event("patch", table.version, data)
 
 
 class Counters:
@@ -58,8 +94,11 @@ class Edition:
     """One table as the streams of this process last read it: the newest row, the log entries
     `(base, version]` (versions and log positions are one and the same), and rendered messages."""
 
-    def __init__(self, table_id: str, tables: TableStore, counters: Counters) -> None:
+    def __init__(
+        self, table_id: str, tables: TableStore, counters: Counters, cache: ViewCache | None = None
+    ) -> None:
         self.table_id = table_id
+        self._cache = cache
         self._tables = tables
         self.counters = counters
         self._lock = threading.Lock()
@@ -67,6 +106,7 @@ class Edition:
         self._rows: list[Mapping[str, Any]] = []
         self._read_at = float("-inf")  # the time.monotonic() of the last read
         self._messages: OrderedDict[MessageKey, bytes] = OrderedDict()
+        self._views: OrderedDict[tuple[int, str], Any] = OrderedDict()
         self.press: Any = None  # the loop that writes to this table's streams (api.http.press)
 
     @property
@@ -82,16 +122,18 @@ class Edition:
         seat: int | None,
         *,
         read_after: float = float("-inf"),
+        patch: bool = False,
     ) -> tuple[int, bytes | None]:
         """The newest version and the event that brings a phone from version `since` (None: a phone
         with nothing) to it — None when the phone is there already. The table is read again only
         when it is older than `at_least` (a version announced since) or was read before `read_after`
-        (a heartbeat's or a listener's doubt), once for every stream that asks."""
+        (a heartbeat's or a listener's doubt), once for every stream that asks. With `patch`, the
+        event is a `patch` against the table at `since` when that view is still kept, else whole."""
         table = self._table
         if table is not None and table.version >= at_least and self._read_at >= read_after:
             if table.version == since:
                 return table.version, None
-            body = self._messages.get((since, table.version, language, seat))
+            body = self._messages.get((since, table.version, language, seat, patch))
             if body is not None:
                 return table.version, body
         with self._lock:  # one reader and renderer; the streams that came meanwhile find its work
@@ -103,12 +145,13 @@ class Edition:
                 table, missed = self._read(since)  # further behind than kept: read what it missed
             if table.version == since:
                 return table.version, None
-            key = (since, table.version, language, seat)
+            key = (since, table.version, language, seat, patch)
             body = self._messages.get(key)
             if body is None:
                 if missed is None and since is not None:
                     missed = [r for r in self._rows if r["seq"] > since]
-                body = self._render(table, missed or [], language, seat)
+                base = self._views.get((since, language)) if patch and since is not None else None
+                body = self._render(table, missed or [], language, seat, since, base)
                 self._messages[key] = body
                 while len(self._messages) > MESSAGES_KEPT:
                     self._messages.popitem(last=False)
@@ -124,22 +167,46 @@ class Edition:
         self._table, self._rows, self._read_at = table, kept[-ENTRIES_KEPT:], time.monotonic()
         return table, rows
 
+    def _view(self, table: TableRow, language: str) -> Any:
+        """This version's table in `language`, rendered once and kept as a base for patches."""
+        key = (table.version, language)
+        view = self._views.get(key)
+        if view is None:
+            # The append that made this version rendered it for its own answer: parsed, not redone.
+            cached = self._cache.get(table.id, table.version, language) if self._cache else None
+            view = json.loads(cached) if cached is not None else view_document(table, language)
+            self._views[key] = view
+            while len(self._views) > VIEWS_KEPT:
+                self._views.popitem(last=False)
+        return view
+
     def _render(
-        self, table: TableRow, missed: list[Mapping[str, Any]], language: str, seat: int | None
+        self,
+        table: TableRow,
+        missed: list[Mapping[str, Any]],
+        language: str,
+        seat: int | None,
+        since: int | None,
+        base: Any,
     ) -> bytes:
         self.counters.renders += 1
         private = None
         if seat is not None:
             game = require_game(table.game)
             private = localize_notes(game.private_view(game.load(table.state), seat), language)
-        return render(table, public_entries(table, missed), private, language)
+        entries = public_entries(table, missed)
+        view = self._view(table, language)
+        if base is not None and since is not None:
+            return render_patch(table, since, entries, private, diff(base, view))
+        return render(table, entries, private, language, view)
 
 
 class Editions:
     """The editions of the tables this process streams, kept while any stream follows them."""
 
-    def __init__(self, tables: TableStore) -> None:
+    def __init__(self, tables: TableStore, cache: ViewCache | None = None) -> None:
         self.tables = tables
+        self.cache = cache
         self.counters = Counters()
         self._lock = threading.Lock()
         self._followed: dict[str, tuple[Edition, int]] = {}
@@ -151,7 +218,7 @@ class Editions:
     def follow(self, table_id: str) -> Iterator[Edition]:
         with self._lock:
             edition, streams = self._followed.get(table_id) or (
-                Edition(table_id, self.tables, self.counters),
+                Edition(table_id, self.tables, self.counters, self.cache),
                 0,
             )
             self._followed[table_id] = (edition, streams + 1)

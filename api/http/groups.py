@@ -1133,9 +1133,9 @@ GROUP_STREAM_DOC = {
             "description": "An endless `text/event-stream`: `listening` first (or, with "
             "`Last-Event-ID`, what you missed), then an event whenever a table of the group "
             "`finished`, was `abandoned` or `reopened`, on whichever server it happened. `id:` is "
-            "the statuses of the group's tables, `data:` JSON `{kind, group_id, tables, entry}` "
-            "(`entry` as the group's history shows the table). Lines starting with `:` are "
-            "heartbeats. Reconnect with `Last-Event-ID` to resume.",
+            "the statuses of the group's tables, `data:` one line of JSON, a `GroupStreamItem` "
+            "`{type, kind, group_id, tables, entry}` (`entry` as the group's history shows the "
+            "table). Lines starting with `:` are heartbeats. Reconnect with `Last-Event-ID` to resume.",
             "content": {
                 "text/event-stream": {
                     "schema": {"$ref": "#/components/schemas/GroupStreamEvent"},
@@ -1255,6 +1255,7 @@ class GroupStreamSource:
         self, kind: str, counts: Counter[str], table_id: str | None, entries: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         return {
+            "type": kind,
             "kind": kind,
             "group_id": self.group_id,
             "tables": {status: counts[status] for status in ("playing", "finished", "abandoned")},

@@ -6,8 +6,11 @@ read, one render per group: api.http.editions), frames it once as an HTTP chunk 
 gunicorn frames what a response yields — and offers the same bytes to each socket in turn, never
 waiting: a socket that takes them all stays with the press; one that takes part (a slow reader)
 is handed back to its own stream with the rest to write, and from there it skips to the newest
-version like any stream that fell behind. The press yields to the server's other work between a
-few hundred writes, so appends and new requests never wait for a whole table's fan-out.
+version like any stream that fell behind. Requests come first: the press yields to the server's
+other work every fraction of a millisecond of writing, and while any request other than a stream
+is being answered in this process (an append above all) it waits, up to `DEFER_AT_MOST`, before
+reading, rendering or writing on — so appends back to back on a crowded table cost what they cost
+on an empty one, and the phones get the newest version (with every entry) once the appender pauses.
 
 Everywhere else (another server, a test client, a plain HTTP/1.0 client) streams write their own
 events, from the same edition.
@@ -22,6 +25,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
+import gevent
+from gevent import monkey as gevent_monkey
+
 from api.http.editions import Edition
 from api.http.metrics import FANOUT_LAG
 from api.tables.changes import TableChanges
@@ -29,6 +35,11 @@ from api.tables.changes import TableChanges
 log = logging.getLogger(__name__)
 
 WRITES_BETWEEN_YIELDS = 50
+SLICE = 0.0003  # seconds of writing between yields, at most
+DEFER_AT_MOST = 0.25  # seconds the fan-out of one change waits for requests, at most
+DEFER_STEP = 0.001
+QUIET = 0.003  # after a write, seconds without one before the fan-out goes on
+STARVE_AT_MOST = 0.25  # past DEFER_AT_MOST, seconds the fan-out still waits for requests in flight
 # A stream's kernel send buffer (Linux doubles it): a phone that stops reading is found out after
 # a few dozen events instead of the megabytes an autotuned buffer would hold for each of thousands.
 SEND_BUFFER = 64 * 1024
@@ -58,16 +69,64 @@ def direct_socket(environ: dict[str, Any]) -> Any | None:
     return sock
 
 
+class Requests:
+    """How many requests this process is answering right now, streams left out, and when it last
+    answered a write (api.http.stream counts them): what the press makes way for."""
+
+    answering = 0
+    wrote_at = float("-inf")  # time.monotonic() when the last POST/PUT was answered
+
+
+def _poll() -> None:
+    """Let the loop poll the sockets and run what they woke (an append's request) before going on.
+
+    gevent's `sleep(0)` only runs the greenlets already ready, without polling: an append waiting
+    on the wire was read only once the press had written a whole change to every phone. A timer
+    (`sleep(20 µs)`) polls, but on a busy machine each one gives the core away to other processes.
+    `gevent.idle()` polls without blocking and comes back once the loop has nothing else to do."""
+    if gevent_monkey.is_module_patched("time"):
+        gevent.idle()
+    else:
+        time.sleep(0)
+
+
+def make_way(deadline: float) -> None:
+    """Yield through the loop's poll, then wait while a request is being answered or a write was
+    answered less than `QUIET` ago (the next of a run of appends is on its way) — until `deadline`;
+    past it, for `STARVE_AT_MOST` more, still while a request is being answered (the fan-out goes
+    on in the gaps); never longer, so a storm of requests cannot starve the phones."""
+    _poll()
+    now = time.monotonic()
+    while now < deadline and (Requests.answering > 0 or now - Requests.wrote_at < QUIET):
+        time.sleep(DEFER_STEP)
+        now = time.monotonic()
+    while Requests.answering > 0 and now < deadline + STARVE_AT_MOST:
+        time.sleep(DEFER_STEP / 4)
+        now = time.monotonic()
+
+
 class Reader:
     """One stream as the press holds it: its socket, where it is, and how to hand it back."""
 
-    __slots__ = ("sock", "sent", "language", "seat", "deadline", "back", "rest", "ended")
+    __slots__ = ("sock", "sent", "language", "seat", "patches", "patch", "deadline", "back", "rest", "ended")
 
-    def __init__(self, sock: Any, sent: int, language: str, seat: int | None, deadline: float) -> None:
+    def __init__(
+        self,
+        sock: Any,
+        sent: int,
+        language: str,
+        seat: int | None,
+        deadline: float,
+        *,
+        patches: bool = False,
+        whole_sent: bool = False,
+    ) -> None:
         self.sock = sock
         self.sent = sent
         self.language = language
         self.seat = seat
+        self.patches = patches  # the stream asked for patches
+        self.patch = patches and whole_sent  # … and has had its whole table: its next event may be one
         self.deadline = deadline
         self.back = threading.Event()  # set when the stream is its own again
         self.rest = b""  # what the socket did not take of the last event
@@ -83,6 +142,7 @@ class Press:
         self.heartbeat = heartbeat
         self.readers: set[Reader] = set()
         self._running = False
+        self._deadline = 0.0  # until when this change's fan-out makes way for requests
 
     def hold(self, reader: Reader) -> None:
         """Take the stream over until it falls behind or ends; returns when it is handed back."""
@@ -112,6 +172,9 @@ class Press:
                     announced = behind
                 elif announced == behind:
                     read_after = now  # the listener (re)started: notices may have gone by
+                self._deadline = now + DEFER_AT_MOST
+                make_way(self._deadline)
+                announced = max(announced, self.changes.version)  # appends meanwhile: the newest
                 self._publish(announced, read_after)
                 if announced > behind and self.changes.announced_at:
                     FANOUT_LAG.observe(time.monotonic() - self.changes.announced_at)
@@ -126,16 +189,20 @@ class Press:
                 threading.Thread(target=self._run, name="kibitz-press", daemon=True).start()
 
     def _publish(self, announced: int, read_after: float) -> None:
-        groups: defaultdict[tuple[int, str, int | None], list[Reader]] = defaultdict(list)
+        groups: defaultdict[tuple[int, str, int | None, bool], list[Reader]] = defaultdict(list)
         for reader in self.readers:
-            groups[(reader.sent, reader.language, reader.seat)].append(reader)
-        for (sent, language, seat), readers in groups.items():
-            version, body = self.edition.message(sent, announced, language, seat, read_after=read_after)
+            groups[(reader.sent, reader.language, reader.seat, reader.patch)].append(reader)
+        for (sent, language, seat, patch), readers in groups.items():
+            version, body = self.edition.message(
+                sent, announced, language, seat, read_after=read_after, patch=patch
+            )
+            make_way(self._deadline)
             if body is not None:
                 self._write_to(readers, chunk(body), version)
 
     def _write_to(self, readers: list[Reader], frame: bytes, version: int | None) -> None:
         """The same bytes to each reader, without ever waiting for one."""
+        began = time.monotonic()
         for written, reader in enumerate(readers, 1):
             if reader not in self.readers:
                 continue
@@ -147,9 +214,10 @@ class Press:
                 self._hand_back(reader, ended=True)
                 continue
             if version is not None:
-                reader.sent = version
+                reader.sent, reader.patch = version, reader.patches
             if taken < len(frame):
                 self.edition.counters.handed_back += 1
                 self._hand_back(reader, rest=frame[taken:])
-            if written % WRITES_BETWEEN_YIELDS == 0:
-                time.sleep(0)  # let the server's other work in (gevent: a cooperative yield)
+            if written % WRITES_BETWEEN_YIELDS == 0 or time.monotonic() - began >= SLICE:
+                make_way(self._deadline)  # let the server's other work in (gevent: a cooperative yield)
+                began = time.monotonic()

@@ -61,15 +61,16 @@ def group_stream_example() -> str:
         payload = json.dumps(data, separators=(",", ":"), sort_keys=True)
         return f"id: {event_id}\nevent: {kind}\ndata: {payload}\n\n"
 
+    def message(kind: str, tables: dict[str, int], entry: Any) -> dict[str, Any]:
+        return {"type": kind, "kind": kind, "group_id": GROUP_ID, "tables": tables, "entry": entry}
+
     before = {"playing": 1, "finished": 0, "abandoned": 0}
     after = {"playing": 0, "finished": 1, "abandoned": 0}
     return (
         "retry: 2000\n\n"
-        + event(
-            "listening", "0", {"kind": "listening", "group_id": GROUP_ID, "tables": before, "entry": None}
-        )
+        + event("listening", "0", message("listening", before, None))
         + ": heartbeat\n\n"
-        + event("finished", "1f", {"kind": "finished", "group_id": GROUP_ID, "tables": after, "entry": entry})
+        + event("finished", "1f", message("finished", after, entry))
     )
 
 

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -25,7 +25,8 @@ from api.http.context import STORE_KEY, bearer_token, store
 from api.http.editions import Editions
 from api.http.i18n import asked_language, best_language
 from api.http.limits import client_address, guard_token, limit_response
-from api.http.press import Press, Reader, direct_socket
+from api.http.press import Press, Reader, Requests, direct_socket
+from api.http.view_cache import VIEWS_KEY, ViewCache
 from api.tables.changes import ChangeFeed, announcer
 from api.tables.store import TableStore
 
@@ -59,6 +60,15 @@ STREAM_DOC = {
         },
         {
             "in": "query",
+            "name": "patches",
+            "required": False,
+            "schema": {"type": "boolean", "default": False},
+            "description": "`true`: after the first event (the whole table), each change comes as a "
+            "`patch` event, a JSON Patch (RFC 6902) against the table you have, instead of the whole "
+            "table again. Reconnect without it (or without `Last-Event-ID`) for the whole table.",
+        },
+        {
+            "in": "query",
             "name": "seat",
             "required": False,
             "schema": {"type": "integer", "minimum": 0, "maximum": 6},
@@ -68,18 +78,25 @@ STREAM_DOC = {
     ],
     "responses": {
         "200": {
-            "description": "An endless `text/event-stream`. Each `table` event has `id:` = the table "
-            "version and `data:` = JSON `{version, entries, table, private}`: `entries` are the log "
-            "entries since the version you had (as `GET …/events` shows them), `table` is the table as "
-            "`GET /api/tables/{id}` shows it, `private` the seat's own view (with `?seat`). Lines "
-            "starting with `:` are heartbeats. Reconnect with `Last-Event-ID` to resume.",
-            # Each event as an SSE client parses it (schemathesis checks every event against it); its
-            # `data:` is one line of JSON, a `TableStreamMessage` (`x-contentSchema`).
+            "description": "An endless `text/event-stream`, read line by line. Each event has `id:` "
+            "= the table version and `data:` = one line of JSON, a `TableStreamItem` whose `type` "
+            "is the event's name: `table` `{version, entries, table, private}` — `entries` the log "
+            "entries since the version you had (as `GET …/events` shows them), `table` the table as "
+            "`GET /api/tables/{id}` shows it, `private` the seat's own view (with `?seat`); with "
+            "`?patches=true`, every event after the first is a `patch` `{version, base, entries, "
+            "patch, private}`, `patch` the JSON Patch (RFC 6902) from the table at `base` to the "
+            "table now. Lines starting with `:` are heartbeats. Reconnect with `Last-Event-ID` to "
+            "resume: the first event after it is the whole table again.",
+            # Each event as an SSE client parses it, its `data:` parsed (a `TableStreamItem`).
             "content": {
                 EVENT_STREAM: {
                     "schema": {"$ref": "#/components/schemas/TableStreamEvent"},
                     "example": 'retry: 2000\n\nid: 4\nevent: table\ndata: {"entries":[],"private":null,'
-                    '"table":{"game":"mahe","id":"q3v…","version":4},"version":4}\n\n: heartbeat\n\n',
+                    '"table":{"game":"mahe","id":"q3v…","version":4},"type":"table","version":4}\n\n'
+                    ': heartbeat\n\nid: 5\nevent: patch\ndata: {"base":4,"entries":[{"at":"2026-11-28T09:'
+                    '00:00+00:00","event":{"type":"die","value":4},"kind":"game","seq":5,"undoes":null}],'
+                    '"patch":[{"op":"replace","path":"/state/turn/sum","value":4},{"op":"replace",'
+                    '"path":"/version","value":5}],"private":null,"type":"patch","version":5}\n\n',
                 }
             },
         }
@@ -103,7 +120,23 @@ def install_change_feed(app: Flask, database_url: str) -> None:
         feed.start_ticking(app.config["KIBITZ_STREAM_HEARTBEAT"])
 
     app.extensions[CHANGES_KEY] = feed
-    app.extensions[EDITIONS_KEY] = Editions(app.extensions[STORE_KEY])
+    app.extensions[EDITIONS_KEY] = Editions(
+        app.extensions[STORE_KEY], app.extensions.setdefault(VIEWS_KEY, ViewCache())
+    )
+
+    @app.before_request
+    def _answering() -> None:  # the press makes way for every request but the streams
+        if not request.path.endswith("/stream"):
+            Requests.answering += 1
+            g.kibitz_answering = True
+
+    @app.teardown_request
+    def _answered(_error: BaseException | None) -> None:
+        if g.pop("kibitz_answering", False):
+            Requests.answering -= 1
+            if request.method in ("POST", "PUT"):
+                Requests.wrote_at = time.monotonic()
+
     app.extensions[STARTERS_KEY] = start
     app.extensions[STORE_KEY].on_commit = after_commit
 
@@ -137,6 +170,13 @@ def _language() -> str:
     if not LANGUAGE_TAG.fullmatch(raw):
         raise ApiProblem(400, "bad-lang", "lang must be a language tag such as de or fr-CH.")
     return best_language(raw)
+
+
+def _patches() -> bool:
+    raw = request.args.get("patches", "false")
+    if raw not in ("true", "false"):
+        raise ApiProblem(400, "bad-patches", "patches must be true or false.")
+    return raw == "true"
 
 
 def _seat() -> int | None:
@@ -175,6 +215,7 @@ class TableStream(MethodView):
         changed outside Kibitz ends the stream with one `event: problem` (`record-damaged`, `seq`).
         """
         last, seat, token, language = _last_event_id(), _seat(), bearer_token(), _language()
+        patches = _patches()
         tables = store()
         tables.check_head(table_id)  # 404, or 409 record-damaged, before the stream starts
         if seat is not None:
@@ -196,6 +237,7 @@ class TableStream(MethodView):
             seat,
             direct_socket(request.environ),
             language=language,
+            patches=patches,
             heartbeat=config["KIBITZ_STREAM_HEARTBEAT"],
             lifetime=config["KIBITZ_STREAM_LIFETIME"],
         )
@@ -247,33 +289,39 @@ def _events(
     language: str,
     heartbeat: float,
     lifetime: float,
+    patches: bool = False,
 ) -> Iterator[bytes]:
     """The stream body: one event per version the phone does not have yet, heartbeats between.
 
     The events come from the table's edition (api.http.editions): read and rendered once per change
     for every stream of this process, the same bytes written to each. A stream that was slow to
-    write skips to the newest version, in one event with every entry it missed.
+    write skips to the newest version, in one event with every entry it missed. With `patches`,
+    each event after the first (the whole table) is a patch against the table the stream sent last.
     """
     deadline = time.monotonic() + lifetime
     yield b"retry: 2000\n\n"
     with feed.subscribe(table_id) as changes, editions.follow(table_id) as edition:
-        sent = last
+        sent, whole_sent = last, False  # the first event (a fresh start or a resume) is the whole table
         newest = tables.version_of(table_id)  # after subscribing: no announcement slips by
         read_after = float("-inf")
         while True:
             try:
-                version, body = edition.message(sent, newest, language, seat, read_after=read_after)
+                version, body = edition.message(
+                    sent, newest, language, seat, read_after=read_after, patch=patches and whole_sent
+                )
             except ApiProblem as problem:  # record-damaged: said once, then the stream ends
                 yield _problem_message(problem)
                 return
             if body is not None:
                 yield body
-                sent = version
+                sent, whole_sent = version, True
             if time.monotonic() >= deadline:
                 return  # the phone reconnects with Last-Event-ID
             if sock is not None and changes.version <= version:
                 # Caught up: the table's press writes to this stream until it falls behind.
-                reader = Reader(sock, version, language, seat, deadline)
+                reader = Reader(
+                    sock, version, language, seat, deadline, patches=patches, whole_sent=whole_sent
+                )
                 press = edition.press = edition.press or Press(edition, changes, heartbeat)
                 press.hold(reader)
                 try:
@@ -283,6 +331,7 @@ def _events(
                 if reader.ended:
                     return
                 sent, newest = reader.sent, max(newest, changes.version)
+                whole_sent = whole_sent or reader.patch
                 continue
             announced = changes.wait_above(version)  # the process's ticker wakes it for heartbeats
             if announced is None:
@@ -299,6 +348,12 @@ def _events(
 def _problem_message(problem: ApiProblem) -> bytes:
     """A refusal met while streaming (the log was found damaged): an `event: problem` with the
     problem's fields, the stream's last word."""
-    body = {"status": problem.status, "code": problem.code, "detail": problem.detail, **problem.extra}
+    body = {
+        "type": "problem",
+        "status": problem.status,
+        "code": problem.code,
+        "detail": problem.detail,
+        **problem.extra,
+    }
     data = json.dumps(body, separators=(",", ":"), sort_keys=True)
     return f"event: problem\ndata: {data}\n\n".encode()

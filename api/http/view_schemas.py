@@ -770,9 +770,11 @@ StreamEntry = strict(
     },
     "A log entry the phone missed, as the open log shows it.",
 )
+STREAM_TYPE = "The kind of event (the `oneOf`'s discriminator); the same as the SSE event name"
 StreamMessage = strict(
     "TableStreamMessage",
     {
+        "type": text(STREAM_TYPE, one_of=["table"]),
         "version": integer("The table version: also the SSE `id`"),
         "entries": items(StreamEntry, "Entries since the `Last-Event-ID` you sent (none on a fresh start)"),
         "table": fields.Dict(required=True, metadata={"x-ref": "Table"}),
@@ -785,31 +787,60 @@ StreamMessage = strict(
             },
         ),
     },
-    "The JSON in the `data:` line of each `table` event.",
+    "A `table` event: the whole table. The first event of every stream, and every event of a stream "
+    "without `?patches=true`.",
+)
+StreamPatch = strict(
+    "TableStreamPatch",
+    {
+        "type": text(STREAM_TYPE, one_of=["patch"]),
+        "version": integer("The table version after the patch: also the SSE `id`"),
+        "base": integer("The version the patch applies to: the `id` of the stream's previous event"),
+        "entries": items(StreamEntry, "The log entries after `base`"),
+        "patch": fields.List(
+            fields.Dict(metadata={"x-ref": "PatchOperation"}),
+            required=True,
+            metadata={
+                "description": "JSON Patch (RFC 6902) operations, applied in order, that turn the "
+                "table at `base` (as this stream sent it) into the table at `version`; only `add`, "
+                "`remove` and `replace` are used",
+            },
+        ),
+        "private": fields.Dict(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "With `?seat`: that seat's own view, whole; else null",
+                "x-one-of": ["MahePrivateView", "MagellanPrivateView"],
+            },
+        ),
+    },
+    "A `patch` event (streams opened with `?patches=true`, after their first event): what the change "
+    "changed in the table. A client that cannot apply it (its table is not at `base`) reconnects "
+    "without `Last-Event-ID` for the whole table.",
 )
 StreamEvent = strict(
     "TableStreamEvent",
     {
-        "event": text("The SSE event name", one_of=["table"]),
+        "event": text("The SSE event name", one_of=["table", "patch", "problem"]),
         "id": fields.String(
-            required=True,
-            validate=validate.Regexp(r"^[0-9]+$"),
             metadata={"description": "The table version: send it back as `Last-Event-ID` to resume"},
+            validate=validate.Regexp(r"^[0-9]+$"),
         ),
-        "data": fields.String(
+        "data": fields.Dict(
             required=True,
             metadata={
-                "description": "One line of JSON: a `TableStreamMessage`",
-                "x-contentMediaType": "application/json",
-                "x-contentSchema": {"$ref": "#/components/schemas/TableStreamMessage"},
+                "description": "The event's `data:` line, one line of JSON, parsed",
+                "x-ref": "TableStreamItem",
             },
         ),
         "retry": fields.Integer(metadata={"description": "Milliseconds to wait before reconnecting"}),
     },
-    "One Server-Sent Event of a table's stream, its fields as an SSE client parses them. Lines "
-    "starting with `:` are heartbeats.",
+    "One Server-Sent Event of a table's stream, its fields as an SSE client parses them, `data` parsed "
+    "as JSON (a `TableStreamItem`, typed by its `type`). Lines starting with `:` are heartbeats. "
+    "A client reads the stream line by line (`text/event-stream`), not as one JSON document.",
 )
-ALSO_REGISTERED += [StreamMessage, StreamEvent]
+ALSO_REGISTERED += [StreamMessage, StreamPatch, StreamEvent]
 
 
 # ---------- a group's live stream (GET /api/groups/{id}/stream) ----------
@@ -827,6 +858,7 @@ GroupTableCounts = strict(
 GroupStreamMessage = strict(
     "GroupStreamMessage",
     {
+        "type": text(STREAM_TYPE, one_of=GROUP_STREAM_EVENTS),
         "kind": text(
             "`listening`: the stream's first event without `Last-Event-ID` (nothing happened); "
             "`finished`: a table's last move ended its game; `abandoned`: a table was given up; "
@@ -861,18 +893,19 @@ GroupStreamEvent = strict(
                 "send it back as `Last-Event-ID` to hear what changed meanwhile"
             },
         ),
-        "data": fields.String(
+        "data": fields.Dict(
             required=True,
             metadata={
-                "description": "One line of JSON: a `GroupStreamMessage`",
-                "x-contentMediaType": "application/json",
-                "x-contentSchema": {"$ref": "#/components/schemas/GroupStreamMessage"},
+                "description": "The event's `data:` line, one line of JSON, parsed",
+                "x-ref": "GroupStreamItem",
             },
         ),
         "retry": fields.Integer(metadata={"description": "Milliseconds to wait before reconnecting"}),
     },
-    "One Server-Sent Event of a group's stream, its fields as an SSE client parses them. Lines "
-    "starting with `:` are heartbeats.",
+    "One Server-Sent Event of a group's stream, its fields as an SSE client parses them, `data` "
+    "parsed as JSON (a `GroupStreamItem`, typed by its `type`). Lines starting with `:` are "
+    "heartbeats. A client reads the stream line by line (`text/event-stream`), not as one JSON "
+    "document.",
 )
 ALSO_REGISTERED += [GroupTableCounts, GroupStreamMessage, GroupStreamEvent]
 

@@ -296,6 +296,72 @@ def resolve_refs(node: Any) -> Any:
     return node
 
 
+def register_streams(spec: APISpec) -> None:
+    """The live streams' events as a generator types them: each `data:` a JSON object whose `type`
+    says which schema it is (`TableStreamItem`, `GroupStreamItem`: `oneOf` with a discriminator),
+    and a JSON Patch's operations (their `value` any JSON value, as RFC 6902 has it)."""
+    spec.components.schema(
+        "PatchOperation",
+        {
+            "type": "object",
+            "description": "One JSON Patch (RFC 6902) operation, as the stream sends them",
+            "properties": {
+                "op": {"type": "string", "enum": ["add", "remove", "replace"]},
+                "path": {
+                    "type": "string",
+                    "pattern": "^(/([^~/]|~[01])*)*$",
+                    "description": "A JSON Pointer (RFC 6901) into the table: `/state/turn/sum`",
+                },
+                # Any JSON value (RFC 6902): a part of the table, typed where the table is.
+                "value": {"description": "With `add` and `replace`: the new value, any JSON value"},
+            },
+            "required": ["op", "path"],
+            "additionalProperties": False,
+        },
+    )
+    spec.components.schema(
+        "StreamProblem",
+        {
+            "type": "object",
+            "description": "A `problem` event: the stream's last word (`record-damaged`: the stored "
+            "log was changed outside Kibitz, `seq` the first entry that no longer follows)",
+            "properties": {
+                "type": {"type": "string", "enum": ["problem"]},
+                "status": {"type": "integer", "minimum": 400, "maximum": 599},
+                "code": {"type": "string"},
+                "detail": {"type": "string"},
+                "seq": {"type": "integer"},
+                "reason": {"type": "string"},
+            },
+            "required": ["type", "status", "code", "detail"],
+            "additionalProperties": False,
+        },
+    )
+    table_items = {"table": "TableStreamMessage", "patch": "TableStreamPatch", "problem": "StreamProblem"}
+    spec.components.schema(
+        "TableStreamItem",
+        {
+            "description": "What the `data:` line of a table stream's event holds, by its `type`",
+            "oneOf": [_ref(name) for name in table_items.values()],
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {kind: _ref(name)["$ref"] for kind, name in table_items.items()},
+            },
+        },
+    )
+    spec.components.schema(
+        "GroupStreamItem",
+        {
+            "description": "What the `data:` line of a group stream's event holds, by its `type`",
+            "oneOf": [_ref("GroupStreamMessage")],
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {kind: _ref("GroupStreamMessage")["$ref"] for kind in views.GROUP_STREAM_EVENTS},
+            },
+        },
+    )
+
+
 # The player's name as api.http.schemas.PlayerSetupSchema has it (api.http.strict.FreeText).
 NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": TEXT_PATTERN,
         "description": f"The player's name. {TEXT_RULE}"}  # fmt: skip
@@ -419,6 +485,7 @@ def register_views(spec: APISpec) -> None:
             },
         },
     )
+    register_streams(spec)
     # A record is loaded with its unknown keys kept (verify reads what it can) but exported with
     # exactly the fields above: the document names them all.
     spec.components.schemas["Record"]["additionalProperties"] = False

@@ -9,7 +9,11 @@ is sent until a phone has it), server CPU per message delivered to a phone (from
 server's whole process group), bytes per message, and the append's own round trip — with no
 stream open first, as the baseline. The phones of both systems are one node process
 (`phones.js`: raw sockets for SSE, socket.io-client for boardgame.io), so the clients cost little
-next to the servers. Figures are ratios in one run: the machine is small and shared.
+next to the servers. Kibitz's phones ask for patches (`?patches=true`, as the app does): bytes per
+change is what a phone receives per change (Kibitz: the SSE event in its HTTP chunk; boardgame.io:
+the socket.io frame), goal ≤ 1.2× boardgame.io's. Then the crowded table (`benchmarks.push.crowded`):
+appends back to back with 500 and 2,000 streams against none, goal p50 and p99 ≤ 1.5×.
+Figures are ratios in one run: the machine is small and shared.
 
 Against that noise: each N is run `--rounds` times, the two systems alternating which goes first,
 each Kibitz round right after its own no-stream baseline (so an append's ratio compares minutes that
@@ -36,6 +40,7 @@ from typing import Any
 import requests
 
 from benchmarks.load.server import serving
+from benchmarks.push import crowded
 from devtools.gunicorn import ROOT, free_port
 
 HERE = Path(__file__).resolve().parent
@@ -119,11 +124,14 @@ def bgio_server(folder: Path) -> Iterator[tuple[str, int]]:
         process.wait(timeout=10)
 
 
-def run_phones(system: str, base: str, pgid: int, phones: int, changes: int, log: Path) -> dict[str, Any]:
-    """One round: the phones connect, the mover changes the table, the server's CPU is counted
-    from the moment every phone holds the table until the last change has arrived."""
+def run_phones(
+    system: str, base: str, pgid: int, phones: int, changes: int, log: Path, interval_ms: int = INTERVAL_MS
+) -> dict[str, Any]:
+    """One round: the phones connect, the mover changes the table (every `interval_ms`; 0: back to
+    back), the server's CPU is counted from the moment every phone holds the table until the last
+    change has arrived."""
     command = ["taskset", "-c", str(PHONES_CORE), "node", str(HERE / "phones.js")]
-    command += [system, base, str(phones), str(changes), str(INTERVAL_MS)]
+    command += [system, base, str(phones), str(changes), str(interval_ms)]
     with log.open("ab") as errors:
         process = subprocess.Popen(
             command, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True, start_new_session=True
@@ -195,6 +203,7 @@ def main() -> None:
                 if not any("failed" in row for row in found.values()):
                     rows.append(_verdict(phones, found))
             print(json.dumps(_summary(phones, rows)), flush=True)
+        crowded.run(kibitz, [50, 200] if args.quick else [500, 2000], 50 if args.quick else 200, rounds, log)
 
 
 def _verdict(phones: int, found: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -208,6 +217,9 @@ def _verdict(phones: int, found: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "append_p99_ms": kb["append_p99_ms"],
         "append_p99_no_streams_ms": base["append_p99_ms"],
         "append_p99_ratio_to_no_streams": _ratio(kb["append_p99_ms"], base["append_p99_ms"]),
+        "kibitz_bytes_per_change": kb["bytes_per_message"],
+        "bgio_bytes_per_change": bg["bytes_per_message"],
+        "bytes_ratio_kibitz_to_bgio": _ratio(kb["bytes_per_message"], bg["bytes_per_message"]),
     }
 
 
@@ -231,6 +243,7 @@ def _summary(phones: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "cpu_lower_than_bgio": held(lambda r: (r["cpu_per_message_ratio_kibitz_to_bgio"] or 9) < 1),
         "append_p99_within_2x": held(lambda r: (r["append_p99_ratio_to_no_streams"] or 9) <= 2),
         "p99_within_250ms": held(lambda r: (r["kibitz_p99_ms"] or 1e9) <= 250),
+        "bytes_within_1_2x": held(lambda r: (r["bytes_ratio_kibitz_to_bgio"] or 9) <= 1.2),
     }
 
 

@@ -6,6 +6,11 @@
 //
 // node phones.js kibitz|bgio BASE_URL PHONES CHANGES INTERVAL_MS
 // Prints {"phase":"ready"} once every phone has the table, then one JSON line of results.
+//
+// The crowded table (benchmarks/push/crowded.py) splits the two roles over two processes, so that
+// the appender's round trips never wait behind the phones' own event loop:
+// node phones.js follow BASE_URL PHONES TABLE_ID — the phones only; a JSON line when stdin closes
+// node phones.js append BASE_URL TABLE_ID WRITE_TOKEN APPENDS — appends back to back, then their times
 'use strict';
 const http = require('http');
 const net = require('net');
@@ -62,7 +67,7 @@ function ssePhone(phone, tableId) {
   return new Promise((resolve) => {
     const sock = net.connect(Number(url.port), url.hostname);
     let tail = Buffer.alloc(0);
-    sock.on('connect', () => sock.write(`GET /api/tables/${tableId}/stream HTTP/1.1\r\nHost: bench\r\n\r\n`));
+    sock.on('connect', () => sock.write(`GET /api/tables/${tableId}/stream?patches=true HTTP/1.1\r\nHost: bench\r\n\r\n`));
     sock.on('data', (chunk) => {
       phone.bytes += chunk.length;
       const data = tail.length ? Buffer.concat([tail, chunk]) : chunk;
@@ -147,7 +152,49 @@ function percentile(values, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
+async function follow() {
+  const [, , phonesCount, tableId] = process.argv.slice(2);
+  const phones = Array.from({ length: Number(phonesCount) }, () => new Phone());
+  await Promise.all(phones.map((p) => ssePhone(p, tableId)));
+  console.log(JSON.stringify({ phase: 'ready', held: phones.filter((p) => p.version >= 0).length }));
+  process.stdin.resume();
+  process.stdin.on('end', () => {
+    const versions = phones.map((p) => p.version);
+    console.log(JSON.stringify({
+      phase: 'done', phones: phones.length, lowest_version: Math.min(...versions), highest_version: Math.max(...versions),
+      messages: phones.reduce((s, p) => s + p.messages, 0), bytes: phones.reduce((s, p) => s + p.bytes, 0),
+    }));
+    process.exit(0);
+  });
+}
+
+async function append() {
+  const [, , tableId, token, countArg] = process.argv.slice(2);
+  const auth = { Authorization: `Bearer ${token}` };
+  let table = await new Promise((resolve, reject) => {
+    http.get(`${base}/api/tables/${tableId}`, { agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+    }).on('error', reject);
+  });
+  const times = [];
+  for (let k = 0; k < Number(countArg); k++) {
+    const sent = performance.now();
+    const answer = await post(`/api/tables/${tableId}/events`, { expected_version: table.version, event: nextMove(table) }, auth);
+    times.push(performance.now() - sent);
+    table = answer.table;
+  }
+  console.log(JSON.stringify({
+    phase: 'done', appends: times.length, version: table.version,
+    append_p50_ms: percentile(times, 0.5), append_p99_ms: percentile(times, 0.99),
+  }));
+  process.exit(0);
+}
+
 async function main() {
+  if (system === 'follow') return follow();
+  if (system === 'append') return append();
   // Bounded in time whatever happens: connecting, the changes, the last arrivals.
   setTimeout(() => { console.error('phones: out of time'); process.exit(2); }, 180000 + CHANGES * INTERVAL).unref();
   const phones = Array.from({ length: PHONES }, () => new Phone());

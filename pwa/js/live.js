@@ -4,11 +4,14 @@
 import { lang, onLanguageChange } from "./i18n.js";
 import { startPolling } from "./poll.js";
 import { reachedServer } from "./api.js";
+import { applyPatch } from "./sync/patch.js";
 
 // Errors in a row before the stream is given up for polling (proxies that buffer, no SSE support).
 const FAILURES_BEFORE_POLLING = 3;
 
 /** @typedef {import("kibitz-api").components["schemas"]["TableStreamMessage"]} StreamMessage */
+/** @typedef {import("kibitz-api").components["schemas"]["TableStreamPatch"]} StreamPatch */
+/** @typedef {import("kibitz-api").components["schemas"]["Table"]} Table */
 
 /**
  * @param {string} tableId
@@ -21,10 +24,23 @@ export function followTable(tableId, { etag = null, interval = 1000, onTable, on
   let poller = null;
   let failures = 0;
   let stopped = false;
+  /** The table as this stream last sent it: what its patches apply to. @type {Table | null} */
+  let current = null;
+
+  /** @param {Table} table @param {number} version @param {StreamMessage["entries"]} list */
+  function deliver(table, version, list) {
+    current = table;
+    const entries = Array.isArray(list) && list.length ? list : null;
+    onTable(table, { stale: false, live: true, entries, from: entries ? version - entries.length : null });
+  }
 
   function open() {
     // The language the player chose in the app (an EventSource cannot send Accept-Language itself).
-    source = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream?lang=${encodeURIComponent(lang())}`);
+    // After its first event (the whole table) the stream sends each change as a JSON Patch.
+    current = null;
+    source = new EventSource(
+      `/api/tables/${encodeURIComponent(tableId)}/stream?patches=true&lang=${encodeURIComponent(lang())}`,
+    );
     source.addEventListener("open", () => reachedServer()); // back after a drop: say so at once
     source.addEventListener("table", (message) => {
       failures = 0;
@@ -37,8 +53,26 @@ export function followTable(tableId, { etag = null, interval = 1000, onTable, on
         console.warn("stream", err);
         return;
       }
-      const entries = Array.isArray(data.entries) && data.entries.length ? data.entries : null;
-      onTable(data.table, { stale: false, live: true, entries, from: entries ? data.version - entries.length : null });
+      deliver(data.table, data.version, data.entries);
+    });
+    source.addEventListener("patch", (message) => {
+      failures = 0;
+      reachedServer();
+      /** @type {Table} */
+      let table;
+      /** @type {StreamPatch} */
+      let data;
+      try {
+        data = JSON.parse(message.data);
+        if (!current || current.version !== data.base) throw new Error(`no table at version ${data.base}`);
+        table = applyPatch(current, data.patch);
+      } catch (err) {
+        // Not the table the patch is for (or a broken one): start again from the whole table.
+        console.warn("stream", err);
+        restart();
+        return;
+      }
+      deliver(table, data.version, data.entries);
     });
     source.onerror = () => {
       failures += 1;
@@ -46,6 +80,11 @@ export function followTable(tableId, { etag = null, interval = 1000, onTable, on
       // the browser will not try again by itself: poll at once. Otherwise it is retrying a drop.
       if (source.readyState === EventSource.CLOSED || failures >= FAILURES_BEFORE_POLLING) fallBack();
     };
+  }
+
+  function restart() {
+    if (source) source.close();
+    if (!stopped) open(); // a new EventSource sends no Last-Event-ID: its first event is the whole table
   }
 
   function fallBack() {

@@ -90,6 +90,7 @@ def test_a_group_stream_says_when_a_table_finishes_is_abandoned_and_reopened(
     [hello] = read(client, gid)
     assert hello["event"] == "listening" and hello["id"] == "0"  # one table, playing
     assert hello["data"] == {
+        "type": "listening",  # the typed envelope's discriminator (issue 35)
         "kind": "listening",
         "group_id": gid,
         "tables": {"playing": 1, "finished": 0, "abandoned": 0},

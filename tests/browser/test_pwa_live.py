@@ -32,8 +32,9 @@ def test_the_phone_streams_instead_of_polling(live_server: str, new_phone: Any) 
     page.goto(table.link)
     expect(page.get_by_test_id("board")).to_be_visible()
     page.wait_for_timeout(500)
-    # In the app's language: an EventSource cannot send Accept-Language, so the stream asks ?lang=.
-    assert any(url.endswith(f"/api/tables/{table.id}/stream?lang=en") for url in seen), seen
+    # In the app's language (an EventSource cannot send Accept-Language, so the stream asks ?lang=),
+    # each change as a patch on the table it has.
+    assert any(url.endswith(f"/api/tables/{table.id}/stream?patches=true&lang=en") for url in seen), seen
     before = _table_reads(seen, table.id)
     page.wait_for_timeout(3000)
     assert _table_reads(seen, table.id) == before, "no once-a-second polling while the stream is open"
@@ -46,10 +47,10 @@ def test_the_phone_streams_instead_of_polling(live_server: str, new_phone: Any) 
     # Another language chosen in the app: the stream starts again in it, and still follows the table.
     page.evaluate("""async () => (await import("/js/i18n.js")).setLanguage("de")""")
     for _ in range(50):  # the new stream's request, at most 5 s away
-        if any(url.endswith(f"/api/tables/{table.id}/stream?lang=de") for url in seen):
+        if any(url.endswith(f"/api/tables/{table.id}/stream?patches=true&lang=de") for url in seen):
             break
         page.wait_for_timeout(100)
-    assert any(url.endswith(f"/api/tables/{table.id}/stream?lang=de") for url in seen), seen
+    assert any(url.endswith(f"/api/tables/{table.id}/stream?patches=true&lang=de") for url in seen), seen
     table.post({"type": "die", "value": 5})
     expect(page.get_by_test_id("dice")).to_contain_text("5", timeout=3000)
 

@@ -1,6 +1,7 @@
 """The live stream as the document describes it, read by a standard Server-Sent Events client
 (httpx-sse) against a real gunicorn: `text/event-stream`, each `table` event's `id` the version,
-its `data` a `TableStreamMessage` — the missed entries on resume, then each append as it happens."""
+its `data` a `TableStreamItem` (typed by its `type`: here `TableStreamMessage`) — the missed entries
+on resume, then each append as it happens."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.gunicorn
 
 DOC = openapi_document()
 MESSAGE = jsonschema.Draft7Validator(
-    {"$ref": "#/components/schemas/TableStreamMessage", "components": json_schema(DOC["components"])}
+    {"$ref": "#/components/schemas/TableStreamItem", "components": json_schema(DOC["components"])}
 )
 
 
@@ -29,7 +30,14 @@ def test_the_document_says_the_stream_is_server_sent_events() -> None:
     assert list(content) == ["text/event-stream"]
     assert content["text/event-stream"]["schema"] == {"$ref": "#/components/schemas/TableStreamEvent"}
     data = DOC["components"]["schemas"]["TableStreamEvent"]["properties"]["data"]
-    assert data["x-contentSchema"] == {"$ref": "#/components/schemas/TableStreamMessage"}
+    assert data == {"$ref": "#/components/schemas/TableStreamItem"}  # `data:` parsed, typed by `type`
+    item = DOC["components"]["schemas"]["TableStreamItem"]
+    assert item["discriminator"]["mapping"] == {
+        "table": "#/components/schemas/TableStreamMessage",
+        "patch": "#/components/schemas/TableStreamPatch",
+        "problem": "#/components/schemas/StreamProblem",
+    }
+    assert item["oneOf"] == [{"$ref": target} for target in item["discriminator"]["mapping"].values()]
 
 
 def append(base: str, table: dict[str, Any], version: int, event: dict[str, Any]) -> None:
@@ -73,7 +81,7 @@ def test_a_standard_sse_client_follows_a_table(live_server: str) -> None:
             else:
                 break
     (first_name, first_id, first), (second_name, second_id, second) = received
-    assert (first_name, first_id, first["version"]) == ("table", "2", 2)
+    assert (first_name, first_id, first["version"], first["type"]) == ("table", "2", 2, "table")
     assert [entry["event"]["type"] for entry in first["entries"]] == ["choose_turtle"]  # after version 1
     assert (second_name, second_id, second["version"]) == ("table", "3", 3)
     assert [entry["event"] for entry in second["entries"]] == [{"type": "die", "value": 4}]
@@ -81,7 +89,7 @@ def test_a_standard_sse_client_follows_a_table(live_server: str) -> None:
 
 
 GROUP_MESSAGE = jsonschema.Draft7Validator(
-    {"$ref": "#/components/schemas/GroupStreamMessage", "components": json_schema(DOC["components"])}
+    {"$ref": "#/components/schemas/GroupStreamItem", "components": json_schema(DOC["components"])}
 )
 GROUP_EVENT_ID = DOC["components"]["schemas"]["GroupStreamEvent"]["properties"]["id"]["pattern"]
 
@@ -92,13 +100,13 @@ def test_the_document_says_the_group_stream_is_server_sent_events() -> None:
     assert list(content) == ["text/event-stream"]
     assert content["text/event-stream"]["schema"] == {"$ref": "#/components/schemas/GroupStreamEvent"}
     data = DOC["components"]["schemas"]["GroupStreamEvent"]["properties"]["data"]
-    assert data["x-contentSchema"] == {"$ref": "#/components/schemas/GroupStreamMessage"}
-    # The document's example is a stream whose every event is a GroupStreamMessage.
+    assert data == {"$ref": "#/components/schemas/GroupStreamItem"}
+    # The document's example is a stream whose every event is a GroupStreamItem.
     example = content["text/event-stream"]["example"]
     messages = [
         json.loads(line.removeprefix("data: ")) for line in example.splitlines() if line.startswith("data: ")
     ]
-    assert [m["kind"] for m in messages] == ["listening", "finished"]
+    assert [m["type"] for m in messages] == [m["kind"] for m in messages] == ["listening", "finished"]
     assert not [e.message for m in messages for e in GROUP_MESSAGE.iter_errors(m)]
 
 

@@ -7,6 +7,7 @@ import queue
 import threading
 from typing import Any
 
+import jsonpatch
 import requests
 
 
@@ -17,6 +18,7 @@ class StreamReader:
     def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
         self.heartbeats = 0
+        self.table: Any = None  # the table as the stream last gave it (what a `patch` applies to)
         self.response = requests.get(url, headers=headers or {}, stream=True, timeout=(5, 30))
         self.status = self.response.status_code
         self.ended = threading.Event()
@@ -29,13 +31,14 @@ class StreamReader:
             for line in self.response.iter_lines(decode_unicode=True):
                 if line == "":
                     if "data" in event:
-                        event_id = event["id"]  # a table's version; a group's statuses (`1f2p`)
-                        self.events.put(
-                            {
-                                "id": int(event_id) if event_id.isdigit() else event_id,
-                                **json.loads(event["data"]),
-                            }
-                        )
+                        event_id = event.get("id", "")  # a table's version; a group's statuses (`1f2p`)
+                        data = json.loads(event["data"])
+                        if data.get("type") == "patch":  # as a phone does: onto the table it has
+                            assert self.table["version"] == data["base"], (self.table["version"], data)
+                            data["table"] = jsonpatch.apply_patch(self.table, data["patch"])
+                        if "table" in data:
+                            self.table = data["table"]
+                        self.events.put({"id": int(event_id) if event_id.isdigit() else event_id, **data})
                     event = {}
                 elif line.startswith(":"):
                     self.heartbeats += 1
