@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.rules.magellan import actions, chance, endgame, engine, secrets, serial, setup, views
-from api.rules.magellan.powers import powers_table, slid_face_up
+from api.rules.magellan.powers import powers_table
 from api.rules.magellan.state import MagellanState
 
 JSON = dict[str, Any]
@@ -63,7 +63,7 @@ class MagellanGame:
         card comes from the payment and lies face up (MG-8): the log shows it."""
         kind = str(event.get("type"))
         secret = SECRET_EVENT_FIELDS.get(kind, ())
-        if kind == "slide" and slid_face_up(setup.parse_options(options)):
+        if kind == "slide" and setup.parse_options(options).slid_face_up:
             secret = ()
         return {key: ("hidden" if key in secret else value) for key, value in event.items()}
 

@@ -14,6 +14,7 @@ from typing import Any
 from api.rules.errors import IllegalMove, say
 from api.rules.magellan.constants import EXPLORERS, PIZARRO_LIMIT
 from api.rules.magellan.money import crowns_of
+from api.rules.magellan.powers import DRAW_SCORES_FOR, PILES_SCORE_FOR
 from api.rules.magellan.sheet import BoardSheet, Slot, crowns_fixed_by_rule, missing_entries, side_map
 from api.rules.magellan.state import Ship
 
@@ -94,11 +95,11 @@ def score_player(player: ScoreInput, sides: Mapping[str, str], sheet: BoardSheet
         for pile in sorted(player.piles, key=len, reverse=True)
     ]
     magellan = sum(int(p["points"]) for p in piles)
-    by_explorer["magellan"] += magellan
+    by_explorer[PILES_SCORE_FOR] += magellan
     before = field_total + money["crowns"] + magellan
     pizarro = pizarro_json(player.pizarro)
     pizarro_points = 0 if pizarro is None else int(pizarro["points"])
-    by_explorer["pizarro"] += pizarro_points
+    by_explorer[DRAW_SCORES_FOR] += pizarro_points
     return {
         "name": player.name,
         "fields": fields,

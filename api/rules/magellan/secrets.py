@@ -18,7 +18,6 @@ from api.rules.common.events import is_int
 from api.rules.errors import note, say
 from api.rules.magellan.auction import max_bid, must_keep
 from api.rules.magellan.constants import EXPLORER_NAMES
-from api.rules.magellan.powers import slid_face_up
 from api.rules.magellan.state import MagellanState
 
 JSON = dict[str, Any]
@@ -54,7 +53,7 @@ def secret_seat(state: MagellanState, event: Any) -> int | None:
         head = card.todo[0]
         if kind == head == "pay":
             return _one_of(event, [card.winner])
-        if kind == head == "slide" and not slid_face_up(state.options):  # B: from the payment
+        if kind == head == "slide" and state.power(card.explorer).slide_from == "hand":  # B: the payment
             return _one_of(event, [card.winner])
         if kind == head == "draw":
             return _one_of(event, [card.winner])

@@ -14,7 +14,6 @@ from typing import Any
 from api.rules.magellan.actors import waiting_text
 from api.rules.magellan.constants import EXPLORERS, FIELDS, PHASES, ROMAN
 from api.rules.magellan.endgame import first_scorer, result, score_inputs
-from api.rules.magellan.powers import slid_face_up
 from api.rules.magellan.scoring import score_player, scoring_order
 from api.rules.magellan.setup import options_json
 from api.rules.magellan.sheet import missing_entries, sheet_json
@@ -42,7 +41,7 @@ def scores_so_far(state: MagellanState) -> list[JSON] | None:
 def _card_json(state: MagellanState, card: Card | None) -> JSON | None:
     if card is None:
         return None
-    magellan_b = card.explorer == "magellan" and slid_face_up(state.options)
+    from_payment = state.power(card.explorer).slide_from == "payment"  # Magellan B (MG-8)
     return {
         "explorer": card.explorer,
         "phase": state.phase,
@@ -57,13 +56,13 @@ def _card_json(state: MagellanState, card: Card | None) -> JSON | None:
         "price": card.price if card.winner is not None else None,
         "todo": list(card.todo),
         "draws_due": card.draws_due,
-        "payment": list(card.payment) if magellan_b else [],
+        "payment": list(card.payment) if from_payment else [],
         "part": card.part,
     }
 
 
 def _pile_json(state: MagellanState, pile: tuple[int, ...]) -> JSON:
-    face_up = slid_face_up(state.options) or revealed(state)
+    face_up = state.options.slid_face_up or revealed(state)
     return {"cards": len(pile), "slid": list(pile) if face_up else None}
 
 
