@@ -13,18 +13,18 @@ from typing import Any
 from api.rules.errors import note as note_json
 from api.rules.errors import say
 from api.rules.magellan.auction import must_keep, starter
+from api.rules.magellan.cards import composition, unplaced_cards
 from api.rules.magellan.constants import (
     EXPLORER_NAMES,
     EXPLORERS,
     PIZARRO_LIMIT,
     ROMAN,
 )
-from api.rules.magellan.money import composition, unplaced_cards
-from api.rules.magellan.pizarro import odds
+from api.rules.magellan.scoring import odds
 from api.rules.magellan.sheet import missing_entries
-from api.rules.magellan.sheet_needs import missing_for_income, missing_for_scoring, sheet_incomplete
 from api.rules.magellan.state import MagellanState, current_card, left_neighbour, winner
-from api.rules.magellan.views import needed_now, scores_so_far
+from api.rules.magellan.views import scores_so_far
+from api.rules.magellan.waiting import missing_for_income, missing_for_scoring, needed_now, sheet_incomplete
 
 JSON = dict[str, Any]
 

@@ -10,10 +10,9 @@ from typing import Any
 from api.rules.common.events import claimed_seat
 from api.rules.errors import IllegalMove, say
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import check_actor, pick_actor, waiting_text
+from api.rules.magellan.cards import remove
 from api.rules.magellan.constants import EXPLORER_NAMES, ROMAN
 from api.rules.magellan.followups import todo_after_sale
-from api.rules.magellan.money import remove
 from api.rules.magellan.state import (
     Bid,
     Card,
@@ -25,6 +24,7 @@ from api.rules.magellan.state import (
     set_player,
     with_deck,
 )
+from api.rules.magellan.waiting import check_actor, pick_actor, waiting_text
 
 
 def must_keep(state: MagellanState, explorer: str) -> int:

@@ -9,13 +9,11 @@ from typing import Any
 
 from api.rules.errors import IllegalMove, say, term
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import check_actor, pick_actor
-from api.rules.magellan.chance import shuffled
+from api.rules.magellan.cards import check_copies, known_cards, shuffled, take, unplaced_cards
 from api.rules.magellan.constants import PIZARRO_LIMIT
-from api.rules.magellan.money import check_copies, known_cards, take, unplaced_cards
 from api.rules.magellan.scoring import ScoreInput, score_game
-from api.rules.magellan.sheet_needs import missing_for_scoring, sheet_incomplete
 from api.rules.magellan.state import MagellanState, Scoring, set_player
+from api.rules.magellan.waiting import check_actor, missing_for_scoring, pick_actor, sheet_incomplete
 
 
 def begin_scoring(state: MagellanState) -> MagellanState:

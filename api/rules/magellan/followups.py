@@ -10,10 +10,7 @@ from typing import Any
 
 from api.rules.errors import IllegalMove, MalformedEvent, say, term
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import check_actor, pick_actor, waiting_text
-from api.rules.magellan.chance import pick
-from api.rules.magellan.constants import EXPLORER_NAMES, ROMAN
-from api.rules.magellan.money import (
+from api.rules.magellan.cards import (
     cards_text,
     check_copies,
     check_in_hand,
@@ -21,10 +18,11 @@ from api.rules.magellan.money import (
     discard_from_hand,
     draw_into_hand,
     known_cards,
+    pick,
     remove,
     reshuffle,
 )
-from api.rules.magellan.sheet_needs import missing_for_income, sheet_incomplete
+from api.rules.magellan.constants import EXPLORER_NAMES, ROMAN
 from api.rules.magellan.state import (
     Card,
     MagellanState,
@@ -36,6 +34,13 @@ from api.rules.magellan.state import (
     put,
     set_player,
     winner,
+)
+from api.rules.magellan.waiting import (
+    check_actor,
+    missing_for_income,
+    pick_actor,
+    sheet_incomplete,
+    waiting_text,
 )
 
 

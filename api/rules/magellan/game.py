@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.rules.magellan import actions, chance, endgame, engine, secrets, serial, setup, views
+from api.rules.magellan import actions, cards, endgame, engine, secrets, serial, setup, views
 from api.rules.magellan.powers import powers_table
 from api.rules.magellan.state import MagellanState
 
@@ -85,8 +85,8 @@ class MagellanGame:
         return state.seed
 
     def reseed(self, state: MagellanState, seed: int) -> MagellanState:
-        """A reopened game draws from a fresh seed (see chance.reseeded)."""
-        return chance.reseeded(state, seed)
+        """A reopened game draws from a fresh seed (see cards.reseeded)."""
+        return cards.reseeded(state, seed)
 
 
 # Event fields whose values a player keeps to themselves while the game runs.

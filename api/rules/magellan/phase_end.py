@@ -9,12 +9,11 @@ from typing import Any
 
 from api.rules.errors import IllegalMove, say, term
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import pick_actor, waiting_text
+from api.rules.magellan.cards import check_in_hand, discard_from_hand, draw_into_hand, reshuffle
 from api.rules.magellan.constants import PHASE_END_CARDS
 from api.rules.magellan.endgame import begin_scoring
-from api.rules.magellan.money import check_in_hand, discard_from_hand, draw_into_hand, reshuffle
-from api.rules.magellan.sheet_needs import missing_for_income
 from api.rules.magellan.state import MagellanState, PhaseEnd, put
+from api.rules.magellan.waiting import missing_for_income, pick_actor, waiting_text
 
 
 def income_of(state: MagellanState, seat: int) -> int | None:

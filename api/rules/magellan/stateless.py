@@ -16,7 +16,7 @@ from typing import Any
 
 from api.rules.common.setup import player_count
 from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
-from api.rules.magellan.chance import shuffled
+from api.rules.magellan.cards import over_copies, remove, shuffled
 from api.rules.magellan.constants import (
     CARDS_PER_EXPLORER,
     EXPLORER_NAMES,
@@ -28,7 +28,6 @@ from api.rules.magellan.constants import (
     ROMAN,
     SHIPS_PER_PLAYER,
 )
-from api.rules.magellan.money import over_copies, remove
 from api.rules.magellan.powers import POWERS
 from api.rules.magellan.scoring import ScoreInput, score_game
 from api.rules.magellan.sheet import parse_sheet, parts_of, side_map

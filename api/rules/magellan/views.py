@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.rules.magellan.actors import waiting_text
 from api.rules.magellan.constants import EXPLORERS, FIELDS, PHASES, ROMAN
 from api.rules.magellan.endgame import first_scorer, result, score_inputs
 from api.rules.magellan.scoring import score_player, scoring_order
 from api.rules.magellan.setup import options_json
 from api.rules.magellan.sheet import missing_entries, sheet_json
-from api.rules.magellan.sheet_needs import missing_for_income, missing_for_scoring
 from api.rules.magellan.state import Card, MagellanState, Player
+from api.rules.magellan.waiting import missing_for_scoring, needed_now, waiting_text
 
 JSON = dict[str, Any]
 
@@ -95,15 +94,6 @@ def _board(state: MagellanState) -> JSON:
         for ship in player.ships:
             board[ship.explorer][ROMAN[ship.field]].append({"seat": seat, "part": ship.part})
     return board
-
-
-def needed_now(state: MagellanState) -> list[str]:
-    """Sheet entries the game is waiting for right now (phase-end income, scoring)."""
-    if state.stage == "phase_end" and state.ledger and state.phase_end and state.phase_end.income is None:
-        return missing_for_income(state)
-    if state.stage == "scoring":
-        return missing_for_scoring(state)
-    return []
 
 
 def public_view(state: MagellanState) -> JSON:
