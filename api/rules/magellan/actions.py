@@ -62,7 +62,7 @@ def _auction(b: _Builder) -> str:
     assert seat is not None
     name = EXPLORER_NAMES[card.explorer]
     minimum = card.high_bid + 1
-    # Ledger: what a hand can pay is its owner's secret (api.rules.magellan.secrets): the shared
+    # Ledger: what a hand can pay is its owner's secret (api.rules.magellan.views.secret_seat): the shared
     # view offers the bid without a limit; the bidder's own view has it.
     actions: list[JSON] = [{"type": "bid", "min": minimum, "max": None}, {"type": "pass"}]
     if card.bids:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.rules.magellan import actions, cards, endgame, engine, secrets, serial, setup, views
+from api.rules.magellan import actions, cards, endgame, engine, serial, setup, views
 from api.rules.magellan.powers import powers_table
 from api.rules.magellan.state import MagellanState
 
@@ -51,11 +51,11 @@ class MagellanGame:
     def private_view(self, state: MagellanState, seat: int) -> JSON | None:
         """The own money cards (ledger depth), the values slid under one's Magellan cards, and what
         only this seat may know about its options (its bid limit)."""
-        return {**views.private_view(state, seat), "actions": secrets.private_actions(state, seat)}
+        return {**views.private_view(state, seat), "actions": views.private_actions(state, seat)}
 
     def secret_seat(self, state: MagellanState, event: Mapping[str, Any]) -> int | None:
         """Ledger depth: the seat whose hidden hand this event depends on (public information only)."""
-        return secrets.secret_seat(state, event)
+        return views.secret_seat(state, event)
 
     def public_event(self, event: Mapping[str, Any], options: Mapping[str, Any]) -> JSON:
         """Cards drawn into a hand and cards slid face down under Magellan A are secret until the
