@@ -320,7 +320,7 @@ def _outcome_notes(b: _Builder) -> None:
             + f"money cards to draw: {', '.join(parts)}.",
         )
         for seat, player in enumerate(state.players):
-            swaps = state.swaps(seat, ended)
+            swaps = state.swaps_earned(seat, ended)
             if swaps:
                 b.note(
                     "marco-polo-swaps",

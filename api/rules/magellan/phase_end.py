@@ -39,7 +39,7 @@ def begin(state: MagellanState) -> MagellanState:
     state = replace(state, players=tuple(replace(p, hand_open=False) for p in state.players))
     if phase < 3:
         state = reshuffle(state)
-    swaps = tuple(state.swaps(seat, phase) for seat in range(len(state.players)))
+    swaps = tuple(state.swaps_earned(seat, phase) for seat in range(len(state.players)))
     return replace(state, stage="phase_end", phase_end=PhaseEnd(phase, swaps=swaps))
 
 

@@ -231,7 +231,7 @@ class MagellanState:
         where a card won now puts its ship, MG-7)."""
         return self.options.power(explorer, self.phase if field is None else field)
 
-    def swaps(self, seat: int, field: int) -> int:
+    def swaps_earned(self, seat: int, field: int) -> int:
         """Marco Polo A: the hand cards `seat` may swap, per ship, at the end of `field`'s phase (MG-8,
         MG-9)."""
         return sum(self.power(s.explorer, field).swaps for s in self.players[seat].ships if s.field == field)
