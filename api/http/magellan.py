@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 from api.http.strict import FreeText
 from api.rules.errors import InvalidSetup, MalformedEvent
 from api.rules.magellan.constants import EXPLORERS, MONEY_VALUES, PARTS
-from api.rules.magellan.pizarro import odds
+from api.rules.magellan.scoring import odds
 from api.rules.magellan.sheet import missing_entries, parse_sheet, rule_fixed_entries, sheet_json, side_map
 from api.rules.magellan.stateless import score_position, stack_counts
 

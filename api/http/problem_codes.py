@@ -43,7 +43,7 @@ RULE_ERRORS = {"RuleError", "IllegalMove", "InvalidSetup", "MalformedEvent"}
 # Where a code reaches a refusal only through a variable: the code passed on is one read elsewhere.
 PASSED_ON = {
     ("api/http/magellan.py", "error.code"),
-    ("api/rules/magellan/sheet_needs.py", "error.code"),
+    ("api/rules/magellan/engine.py", "error.code"),
     ("api/rules/magellan/stateless.py", "error.code"),
 }
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from api.rules.errors import IllegalMove, MalformedEvent, RuleError, json_params, json_parts, say
 from api.rules.game import Game
-from api.rules.magellan.pizarro import odds
+from api.rules.magellan.scoring import odds
 from api.rules.magellan.stateless import score_position, stack_counts
 from api.rules.mhing.claims import resolve_json
 from api.rules.mhing.hand import parse_hand

@@ -13,9 +13,9 @@ from typing import Any
 
 from api.rules.magellan.constants import EXPLORERS, FULL_MONEY, MONEY_VALUES
 from api.rules.magellan.game import MAGELLAN
-from api.rules.magellan.secrets import private_actions
 from api.rules.magellan.sheet import blank_sheet
 from api.rules.magellan.state import MagellanState
+from api.rules.magellan.views import private_actions
 
 Event = dict[str, Any]
 NAMES = ["Red", "Blue", "Green", "Yellow", "Black", "White"]

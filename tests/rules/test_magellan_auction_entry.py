@@ -15,8 +15,8 @@ from magellan_support import new, play, random_event, reveal
 
 from api.rules.errors import IllegalMove, MalformedEvent, RuleError
 from api.rules.magellan.game import MAGELLAN
-from api.rules.magellan.secrets import secret_seat
 from api.rules.magellan.state import MagellanState
+from api.rules.magellan.views import secret_seat
 
 Step = dict[str, Any]
 

@@ -10,8 +10,7 @@ import pytest
 from magellan_support import TEST_SHEET
 
 from api.rules.errors import IllegalMove, InvalidSetup
-from api.rules.magellan.pizarro import odds
-from api.rules.magellan.scoring import ScoreInput, pizarro_json, score_game
+from api.rules.magellan.scoring import ScoreInput, odds, pizarro_json, score_game
 from api.rules.magellan.sheet import (
     BLANK,
     blank_sheet,

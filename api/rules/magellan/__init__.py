@@ -1,5 +1,7 @@
 """Magellan (Tom Lehmann): the pure rules engine, MG-1 … MG-12 of the referee's reading.
 
 Import the game object from `api.rules.magellan.game` (`MAGELLAN`); board sheets (MG-2) live in
-`api.rules.magellan.sheet`, stateless scoring in `scoring`, the Pizarro odds in `pizarro`.
+`api.rules.magellan.sheet`, scoring and the Pizarro odds in `scoring`, scoring without a table in
+`stateless`. What winning each explorer card does (MG-8) is one table, `powers`; nothing else names
+an explorer to decide what happens.
 """

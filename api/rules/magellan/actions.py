@@ -13,19 +13,18 @@ from typing import Any
 from api.rules.errors import note as note_json
 from api.rules.errors import say
 from api.rules.magellan.auction import must_keep, starter
+from api.rules.magellan.cards import composition, unplaced_cards
 from api.rules.magellan.constants import (
     EXPLORER_NAMES,
     EXPLORERS,
     PIZARRO_LIMIT,
     ROMAN,
 )
-from api.rules.magellan.money import composition, unplaced_cards
-from api.rules.magellan.pizarro import odds
-from api.rules.magellan.powers import power
+from api.rules.magellan.scoring import odds
 from api.rules.magellan.sheet import missing_entries
-from api.rules.magellan.sheet_needs import missing_for_income, missing_for_scoring, sheet_incomplete
 from api.rules.magellan.state import MagellanState, current_card, left_neighbour, winner
-from api.rules.magellan.views import needed_now, scores_so_far
+from api.rules.magellan.views import scores_so_far
+from api.rules.magellan.waiting import missing_for_income, missing_for_scoring, needed_now, sheet_incomplete
 
 JSON = dict[str, Any]
 
@@ -63,7 +62,7 @@ def _auction(b: _Builder) -> str:
     assert seat is not None
     name = EXPLORER_NAMES[card.explorer]
     minimum = card.high_bid + 1
-    # Ledger: what a hand can pay is its owner's secret (api.rules.magellan.secrets): the shared
+    # Ledger: what a hand can pay is its owner's secret (api.rules.magellan.views.secret_seat): the shared
     # view offers the bid without a limit; the bidder's own view has it.
     actions: list[JSON] = [{"type": "bid", "min": minimum, "max": None}, {"type": "pass"}]
     if card.bids:
@@ -96,13 +95,14 @@ def _auction(b: _Builder) -> str:
     return "bid"
 
 
-def _vasco_options(state: MagellanState, seat: int) -> list[JSON]:
+def _part_options(state: MagellanState, seat: int, explorer: str) -> list[JSON]:
+    """Vasco da Gama B: each part the ship may go to, from each part a ship may move on from (MG-8)."""
     phase = state.phase
-    draws = power(state, "vasco").draws_left
+    draws = state.power(explorer).draws_left
     froms: list[str | None] = [None]
     if phase > 1:
         froms = [
-            *sorted({s.part for s in state.players[seat].ships_on("vasco", phase - 1) if s.part is not None})
+            *sorted({s.part for s in state.players[seat].ships_on(explorer, phase - 1) if s.part is not None})
         ]
     return [
         {"part": part, "from_part": origin, "draws": draws if part == "left" else 0}
@@ -126,7 +126,7 @@ def _sale(b: _Builder) -> str:
         b.actor(
             seat,
             "chooses the left part (draw cards now, no crowns) or the right part (crowns at the end) (MG-8)",
-            [{"type": "vasco_part", "options": _vasco_options(state, seat)}],
+            [{"type": "vasco_part", "options": _part_options(state, seat, card.explorer)}],
         )
     elif head == "draw":
         b.actor(
@@ -140,7 +140,7 @@ def _sale(b: _Builder) -> str:
             piles = [len(player.piles)]
         else:
             piles = [i for i, p in enumerate(player.piles) if len(p) == state.phase - 1]
-        slide_from = power(state, "magellan").slide_from
+        slide_from = state.power(card.explorer).slide_from
         source = "table" if not state.ledger else slide_from
         b.actor(
             seat,
@@ -265,7 +265,7 @@ def _outcome_notes(b: _Builder) -> None:
     card = state.card
     fresh = state.stage == "reveal" or (state.stage == "auction" and card is not None and not card.bids)
     if last is not None and last.outcome == "sold" and last.seat is not None and fresh:
-        seat, won = last.seat, power(state, last.explorer, last.phase)
+        seat, won = last.seat, state.power(last.explorer, last.phase)
         who = state.name(seat)
         if won.draws:
             b.note(
@@ -319,20 +319,18 @@ def _outcome_notes(b: _Builder) -> None:
             + ("the discard pile is shuffled into the draw stack; " if ended < 3 else "")
             + f"money cards to draw: {', '.join(parts)}.",
         )
-        per_ship = power(state, "marco_polo", ended).swaps
-        if per_ship:
-            for player in state.players:
-                ships = len(player.ships_on("marco_polo", ended))
-                if ships:
-                    b.note(
-                        "marco-polo-swaps",
-                        "MG-8",
-                        say(
-                            "{name} may swap up to {value} hand cards one by one (Marco Polo).",
-                            name=player.name,
-                            value=per_ship * ships,
-                        ),
-                    )
+        for seat, player in enumerate(state.players):
+            swaps = state.swaps_earned(seat, ended)
+            if swaps:
+                b.note(
+                    "marco-polo-swaps",
+                    "MG-8",
+                    say(
+                        "{name} may swap up to {value} hand cards one by one (Marco Polo).",
+                        name=player.name,
+                        value=swaps,
+                    ),
+                )
 
 
 def legal_actions(state: MagellanState) -> JSON:

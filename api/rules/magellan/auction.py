@@ -10,11 +10,9 @@ from typing import Any
 from api.rules.common.events import claimed_seat
 from api.rules.errors import IllegalMove, say
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import check_actor, pick_actor, waiting_text
+from api.rules.magellan.cards import remove
 from api.rules.magellan.constants import EXPLORER_NAMES, ROMAN
 from api.rules.magellan.followups import todo_after_sale
-from api.rules.magellan.money import remove
-from api.rules.magellan.powers import power
 from api.rules.magellan.state import (
     Bid,
     Card,
@@ -26,12 +24,13 @@ from api.rules.magellan.state import (
     set_player,
     with_deck,
 )
+from api.rules.magellan.waiting import check_actor, pick_actor, waiting_text
 
 
 def must_keep(state: MagellanState, explorer: str) -> int:
     """MG-8: Magellan A (a card to slide from the hand) and Cook B (a card to be pulled) need one hand
     card left after paying."""
-    return power(state, explorer).keep_in_hand
+    return state.power(explorer).keep_in_hand
 
 
 def max_bid(state: MagellanState, seat: int, explorer: str) -> int | None:
@@ -246,7 +245,7 @@ def _sell(state: MagellanState) -> MagellanState:
     card = current_card(state)
     seat, price, explorer, phase = card.high_bidder, card.high_bid, card.explorer, state.phase
     assert seat is not None
-    player, won = state.players[seat], power(state, explorer)
+    player, won = state.players[seat], state.power(explorer)
     # A part choice places the ship once the part is chosen (MG-8).
     ships = player.ships if won.part_choice else place_ship(player.ships, explorer, phase, None, None)
     vetoes = player.vetoes + won.veto

@@ -9,20 +9,23 @@ from typing import Any
 
 from api.rules.errors import IllegalMove, say, term
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import check_actor, pick_actor
-from api.rules.magellan.chance import shuffled
-from api.rules.magellan.constants import FIELDS, PIZARRO_LIMIT
-from api.rules.magellan.money import check_copies, known_cards, take, unplaced_cards
-from api.rules.magellan.powers import power
+from api.rules.magellan.cards import check_copies, known_cards, shuffled, take, unplaced_cards
+from api.rules.magellan.constants import PIZARRO_LIMIT
 from api.rules.magellan.scoring import ScoreInput, score_game
-from api.rules.magellan.sheet_needs import missing_for_scoring, sheet_incomplete
 from api.rules.magellan.state import MagellanState, Scoring, set_player
+from api.rules.magellan.waiting import check_actor, missing_for_scoring, pick_actor, sheet_incomplete
 
 
 def begin_scoring(state: MagellanState) -> MagellanState:
     """MG-10 after phase III; MG-11: the owner of a ship on Pizarro B field III will draw."""
-    draws = [f for f in FIELDS if power(state, "pizarro", f).pizarro_draw]
-    drawer = next((s for s, p in enumerate(state.players) for f in draws if p.ships_on("pizarro", f)), None)
+    drawer = next(
+        (
+            seat
+            for seat, player in enumerate(state.players)
+            if any(state.power(ship.explorer, ship.field).pizarro_draw for ship in player.ships)
+        ),
+        None,
+    )
     return replace(state, stage="scoring", phase_end=None, scoring=Scoring(pizarro_seat=drawer))
 
 

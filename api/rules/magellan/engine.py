@@ -5,22 +5,23 @@ follow-ups → phase end → scoring → finished), the events each accepts and 
 own. After every event `settle` takes those steps until the game waits for a player: digital card
 turns and draws, boxing a card nobody may bid on, Cook A hands laid open, phase ends (MG-9) and the
 step into scoring (MG-10); a step that needs board-sheet numbers waits until they are entered. The
-rules themselves live in the handlers; this module only routes events and steps to them.
+rules themselves live in the handlers; this module routes events and steps to them, and holds the two
+handlers no stage owns: a whole auction typed in as one entry, and the board sheet (any stage, MG-2).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from api.rules.errors import IllegalMove, say
+from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent, say
 from api.rules.magellan import auction, endgame, followups, phase_end
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import waiting_text
 from api.rules.magellan.events import event_type
-from api.rules.magellan.sheet_needs import set_board_sheet
+from api.rules.magellan.sheet import parse_sheet
 from api.rules.magellan.state import MagellanState
+from api.rules.magellan.waiting import waiting_text
 
 Handler = Callable[[MagellanState, Mapping[str, Any]], MagellanState]
 Step = Callable[[MagellanState], MagellanState | None]
@@ -69,6 +70,18 @@ def auction_steps(state: MagellanState, event: Mapping[str, Any]) -> MagellanSta
             )
         state = apply(state, step)
     return state
+
+
+def set_board_sheet(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
+    """MG-2: the sheet (replaced as a whole) may be entered or completed at any time; numbers already
+    used for income stay as drawn (Decision)."""
+    if event.get("sheet") is None:
+        raise MalformedEvent("sheet-required", "Send the board sheet as `sheet` (MG-2).", "MG-2")
+    try:
+        sheet = parse_sheet(event["sheet"])
+    except InvalidSetup as error:
+        raise MalformedEvent(error.code, error.detail, error.rule) from None
+    return replace(state, sheet=sheet)
 
 
 FLOW: Mapping[str, Stage] = {

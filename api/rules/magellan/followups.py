@@ -10,10 +10,7 @@ from typing import Any
 
 from api.rules.errors import IllegalMove, MalformedEvent, say, term
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import check_actor, pick_actor, waiting_text
-from api.rules.magellan.chance import pick
-from api.rules.magellan.constants import EXPLORER_NAMES, ROMAN, VASCO_DRAWS
-from api.rules.magellan.money import (
+from api.rules.magellan.cards import (
     cards_text,
     check_copies,
     check_in_hand,
@@ -21,11 +18,11 @@ from api.rules.magellan.money import (
     discard_from_hand,
     draw_into_hand,
     known_cards,
+    pick,
     remove,
     reshuffle,
 )
-from api.rules.magellan.powers import power
-from api.rules.magellan.sheet_needs import missing_for_income, sheet_incomplete
+from api.rules.magellan.constants import EXPLORER_NAMES, ROMAN
 from api.rules.magellan.state import (
     Card,
     MagellanState,
@@ -38,12 +35,19 @@ from api.rules.magellan.state import (
     set_player,
     winner,
 )
+from api.rules.magellan.waiting import (
+    check_actor,
+    missing_for_income,
+    pick_actor,
+    sheet_incomplete,
+    waiting_text,
+)
 
 
 def todo_after_sale(state: MagellanState, explorer: str) -> tuple[tuple[Todo, ...], int]:
     """The steps a sold card brings and the money cards due to draw: payment in ledger depth (MG-6),
     then the explorer's action (MG-8)."""
-    won = power(state, explorer)
+    won = state.power(explorer)
     todo: list[Todo] = ["pay"] if state.ledger else []
     draws_due = 0
     if won.part_choice:
@@ -139,7 +143,7 @@ def pay(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
             ),
             "MG-6",
         )
-    if len(hand) - len(cards) < power(state, card.explorer).keep_in_hand:
+    if len(hand) - len(cards) < state.power(card.explorer).keep_in_hand:
         raise IllegalMove(
             "must-keep-a-card",
             say(
@@ -148,13 +152,13 @@ def pay(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
             ),
             "MG-8",
         )
-    if power(state, card.explorer).slide_from == "payment":
+    if state.power(card.explorer).slide_from == "payment":
         state = set_player(state, seat, hand=remove(hand, cards))
         return pop(state, payment=tuple(sorted(cards)))
     return pop(discard_from_hand(state, seat, cards))
 
 
-def _from_part(player: Player, phase: int, from_part: str | None) -> str | None:
+def _from_part(player: Player, explorer: str, phase: int, from_part: str | None) -> str | None:
     """MG-7: the part of the previous field whose ship moves on (None in phase I, where it is new)."""
     if phase == 1:
         if from_part is not None:
@@ -164,7 +168,7 @@ def _from_part(player: Player, phase: int, from_part: str | None) -> str | None:
                 "MG-7",
             )
         return None
-    options = sorted({s.part for s in player.ships_on("vasco", phase - 1) if s.part is not None})
+    options = sorted({s.part for s in player.ships_on(explorer, phase - 1) if s.part is not None})
     if from_part is None:
         if len(options) > 1:
             raise IllegalMove(
@@ -194,18 +198,19 @@ def _from_part(player: Player, phase: int, from_part: str | None) -> str | None:
 
 def vasco_part(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     """MG-8 Vasco da Gama B: left part (draw 1/2/3 at once, no crowns) or right part (crowns)."""
-    _, seat = winner_step(state, event, "vasco_part", term("Vasco da Gama part"), "MG-8")
+    card, seat = winner_step(state, event, "vasco_part", term("Vasco da Gama part"), "MG-8")
     phase = state.phase
     part = ev.part(event, "part")
     if part is None:
         raise MalformedEvent("part-required", 'Choose the part: "left" or "right" (MG-8).', "MG-8")
     player = state.players[seat]
-    from_part = _from_part(player, phase, ev.part(event, "from_part"))
-    state = set_player(state, seat, ships=place_ship(player.ships, "vasco", phase, part, from_part))
+    from_part = _from_part(player, card.explorer, phase, ev.part(event, "from_part"))
+    state = set_player(state, seat, ships=place_ship(player.ships, card.explorer, phase, part, from_part))
     state = pop(state, part=part)
     if part == "left" and state.ledger:
         card = current_card(state)
-        state = replace(state, card=replace(card, todo=("draw", *card.todo), draws_due=VASCO_DRAWS[phase]))
+        draws_due = state.power(card.explorer).draws_left
+        state = replace(state, card=replace(card, todo=("draw", *card.todo), draws_due=draws_due))
     return state
 
 
@@ -276,7 +281,7 @@ def slide(state: MagellanState, event: Mapping[str, Any]) -> MagellanState:
     piles = put(piles, index, (*piles[index], value))
     if not state.ledger:
         check_copies([*known_cards(state), value], say("a slid {value}", value=value), "MG-8")
-    elif power(state, "magellan").slide_from == "hand":
+    elif state.power(card.explorer).slide_from == "hand":
         check_in_hand(state, seat, value, "MG-8", to_slide=True)
         state = set_player(state, seat, hand=remove(player.hand, [value]))
     else:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.rules.magellan import actions, chance, endgame, engine, secrets, serial, setup, views
-from api.rules.magellan.powers import powers_table, slid_face_up
+from api.rules.magellan import actions, cards, endgame, engine, serial, setup, views
+from api.rules.magellan.powers import powers_table
 from api.rules.magellan.state import MagellanState
 
 JSON = dict[str, Any]
@@ -51,11 +51,11 @@ class MagellanGame:
     def private_view(self, state: MagellanState, seat: int) -> JSON | None:
         """The own money cards (ledger depth), the values slid under one's Magellan cards, and what
         only this seat may know about its options (its bid limit)."""
-        return {**views.private_view(state, seat), "actions": secrets.private_actions(state, seat)}
+        return {**views.private_view(state, seat), "actions": views.private_actions(state, seat)}
 
     def secret_seat(self, state: MagellanState, event: Mapping[str, Any]) -> int | None:
         """Ledger depth: the seat whose hidden hand this event depends on (public information only)."""
-        return secrets.secret_seat(state, event)
+        return views.secret_seat(state, event)
 
     def public_event(self, event: Mapping[str, Any], options: Mapping[str, Any]) -> JSON:
         """Cards drawn into a hand and cards slid face down under Magellan A are secret until the
@@ -63,7 +63,7 @@ class MagellanGame:
         card comes from the payment and lies face up (MG-8): the log shows it."""
         kind = str(event.get("type"))
         secret = SECRET_EVENT_FIELDS.get(kind, ())
-        if kind == "slide" and slid_face_up(setup.parse_options(options)):
+        if kind == "slide" and setup.parse_options(options).slid_face_up:
             secret = ()
         return {key: ("hidden" if key in secret else value) for key, value in event.items()}
 
@@ -85,8 +85,8 @@ class MagellanGame:
         return state.seed
 
     def reseed(self, state: MagellanState, seed: int) -> MagellanState:
-        """A reopened game draws from a fresh seed (see chance.reseeded)."""
-        return chance.reseeded(state, seed)
+        """A reopened game draws from a fresh seed (see cards.reseeded)."""
+        return cards.reseeded(state, seed)
 
 
 # Event fields whose values a player keeps to themselves while the game runs.

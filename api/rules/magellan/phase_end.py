@@ -9,13 +9,11 @@ from typing import Any
 
 from api.rules.errors import IllegalMove, say, term
 from api.rules.magellan import events as ev
-from api.rules.magellan.actors import pick_actor, waiting_text
+from api.rules.magellan.cards import check_in_hand, discard_from_hand, draw_into_hand, reshuffle
 from api.rules.magellan.constants import PHASE_END_CARDS
 from api.rules.magellan.endgame import begin_scoring
-from api.rules.magellan.money import check_in_hand, discard_from_hand, draw_into_hand, reshuffle
-from api.rules.magellan.powers import power
-from api.rules.magellan.sheet_needs import missing_for_income
 from api.rules.magellan.state import MagellanState, PhaseEnd, put
+from api.rules.magellan.waiting import missing_for_income, pick_actor, waiting_text
 
 
 def income_of(state: MagellanState, seat: int) -> int | None:
@@ -41,8 +39,7 @@ def begin(state: MagellanState) -> MagellanState:
     state = replace(state, players=tuple(replace(p, hand_open=False) for p in state.players))
     if phase < 3:
         state = reshuffle(state)
-    per_ship = power(state, "marco_polo", phase).swaps
-    swaps = tuple(per_ship * len(p.ships_on("marco_polo", phase)) for p in state.players)
+    swaps = tuple(state.swaps_earned(seat, phase) for seat in range(len(state.players)))
     return replace(state, stage="phase_end", phase_end=PhaseEnd(phase, swaps=swaps))
 
 

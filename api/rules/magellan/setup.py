@@ -7,7 +7,7 @@ from typing import Any
 
 from api.rules.common import setup as common
 from api.rules.errors import InvalidSetup, say
-from api.rules.magellan.chance import shuffled
+from api.rules.magellan.cards import remove, shuffled
 from api.rules.magellan.constants import (
     CARDS_PER_EXPLORER,
     EXPLORERS,
@@ -19,7 +19,6 @@ from api.rules.magellan.constants import (
     STARTING_HAND,
 )
 from api.rules.magellan.engine import settle
-from api.rules.magellan.money import remove
 from api.rules.magellan.sheet import parse_sheet, sheet_json
 from api.rules.magellan.state import Deck, MagellanState, Options, Player
 

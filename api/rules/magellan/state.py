@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
-from api.rules.magellan.constants import EXPLORERS, SHIPS_PER_PLAYER
+from api.rules.magellan.constants import EXPLORERS, FIELDS, SHIPS_PER_PLAYER
+from api.rules.magellan.powers import POWERS, Power
 from api.rules.magellan.sheet import BLANK, BoardSheet
 
 Depth = Literal["outcomes", "ledger"]
@@ -38,6 +39,16 @@ class Options:
 
     def side_map(self) -> dict[str, str]:
         return dict(zip(EXPLORERS, self.sides, strict=True))
+
+    def power(self, explorer: str, field: int) -> Power:
+        """MG-8: what winning `explorer`'s card does on `field`, on this game's side of the board."""
+        return POWERS[explorer, self.side(explorer), field]
+
+    @property
+    def slid_face_up(self) -> bool:
+        """A card slid under a pile lies face up when it comes from the payment (Magellan B, MG-8);
+        from the hand it lies face down."""
+        return any(self.power(e, f).slide_from == "payment" for e in EXPLORERS for f in FIELDS)
 
 
 @dataclass(frozen=True)
@@ -214,6 +225,16 @@ class MagellanState:
 
     def name(self, seat: int) -> str:
         return self.players[seat].name
+
+    def power(self, explorer: str, field: int | None = None) -> Power:
+        """The power of `explorer` on this game's side, on `field` (default: the current phase's field,
+        where a card won now puts its ship, MG-7)."""
+        return self.options.power(explorer, self.phase if field is None else field)
+
+    def swaps_earned(self, seat: int, field: int) -> int:
+        """Marco Polo A: the hand cards `seat` may swap, per ship, at the end of `field`'s phase (MG-8,
+        MG-9)."""
+        return sum(self.power(s.explorer, field).swaps for s in self.players[seat].ships if s.field == field)
 
     def clockwise_from(self, seat: int) -> list[int]:
         count = len(self.players)

@@ -16,7 +16,7 @@ from typing import Any
 
 from api.rules.common.setup import player_count
 from api.rules.errors import IllegalMove, InvalidSetup, MalformedEvent
-from api.rules.magellan.chance import shuffled
+from api.rules.magellan.cards import over_copies, remove, shuffled
 from api.rules.magellan.constants import (
     CARDS_PER_EXPLORER,
     EXPLORER_NAMES,
@@ -28,7 +28,6 @@ from api.rules.magellan.constants import (
     ROMAN,
     SHIPS_PER_PLAYER,
 )
-from api.rules.magellan.money import over_copies, remove
 from api.rules.magellan.powers import POWERS
 from api.rules.magellan.scoring import ScoreInput, score_game
 from api.rules.magellan.sheet import parse_sheet, parts_of, side_map
@@ -70,10 +69,12 @@ def _check_fields(players: Sequence[ScoreInput]) -> None:
             )
 
 
-def _check_piles(player: ScoreInput) -> None:
+def _check_piles(player: ScoreInput, sides: Mapping[str, str]) -> None:
     """MG-8: each Magellan pile belongs to one ship: a pile of k cards to a ship on field k."""
     piles = Counter(len(p) for p in player.piles)
-    ships = Counter(s.field for s in player.ships if s.explorer == "magellan")
+    ships = Counter(
+        s.field for s in player.ships if POWERS[s.explorer, sides[s.explorer], s.field].slide_from
+    )
     if piles != ships:
         raise _bad(
             "magellan-piles-mismatch",
@@ -84,8 +85,7 @@ def _check_piles(player: ScoreInput) -> None:
 
 
 def _has_pizarro_ship(ships: Sequence[Ship], sides: Mapping[str, str]) -> bool:
-    side = sides["pizarro"]
-    return any(s.explorer == "pizarro" and POWERS["pizarro", side, s.field].pizarro_draw for s in ships)
+    return any(POWERS[s.explorer, sides[s.explorer], s.field].pizarro_draw for s in ships)
 
 
 def _check_draws(name: str, draws: Sequence[int]) -> None:
@@ -162,7 +162,7 @@ def score_position(body: Mapping[str, Any]) -> JSON:
             piles=tuple(tuple(p) for p in raw.get("magellan_piles", [])),
             pizarro=draws,
         )
-        _check_piles(player)
+        _check_piles(player, sides)
         players.append(player)
     _check_fields(players)
     known = [

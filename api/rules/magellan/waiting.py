@@ -1,17 +1,22 @@
-"""Whose event it is: the optional `seat` an event names is checked against who may act now; and one
-sentence for the table saying what the game waits for (the public view, and the tail of the errors
-that refuse an event out of turn)."""
+"""What the game waits for: whose event it is, which board-sheet numbers a step needs, and one
+sentence for the table saying so.
+
+Whose event: the optional `seat` an event names is checked against who may act now. The board sheet
+in play (MG-2): which of its numbers a step waits for (income bags at a phase end MG-9, crowns at the
+scoring MG-10). The sentence is shown in the public view and ends the errors that refuse an event
+out of turn.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from api.rules.common.events import claimed_seat
 from api.rules.errors import IllegalMove, MalformedEvent, say, term
 from api.rules.magellan.constants import EXPLORER_NAMES
-from api.rules.magellan.sheet_needs import missing_for_scoring
-from api.rules.magellan.state import MagellanState, left_neighbour, winner
+from api.rules.magellan.sheet import Slot, crowns_fixed_by_rule, missing_entries
+from api.rules.magellan.state import MagellanState, Ship, left_neighbour, winner
 
 
 def check_actor(state: MagellanState, event: Mapping[str, Any], seat: int, rule: str) -> None:
@@ -50,6 +55,61 @@ def pick_actor(
             "not-your-turn", say("{who} cannot {what} now ({rule}).", who=who, what=what, rule=rule), rule
         )
     return claimed
+
+
+def sheet_incomplete(missing: Sequence[str], why: str) -> IllegalMove:
+    return IllegalMove(
+        "board-sheet-incomplete",
+        say(
+            "{why} needs numbers the board sheet does not have yet: {items}. Type them in from your board "
+            "into the board sheet (MG-2).",
+            why=why,
+            items="; ".join(missing),
+        ),
+        "MG-2",
+    )
+
+
+def _ship_slots(state: MagellanState, what: str, wanted: Callable[[Ship, str], bool]) -> list[Slot]:
+    """The `what` entry of the field of every ship for which `wanted(ship, side)` holds."""
+    sides = state.options.side_map()
+    return [
+        (ship.explorer, sides[ship.explorer], ship.field, ship.part, what)
+        for player in state.players
+        for ship in player.ships
+        if wanted(ship, sides[ship.explorer])
+    ]
+
+
+def income_slots(state: MagellanState) -> list[Slot]:
+    """MG-9: the bags of the fields of the phase just finished where ships stand."""
+    return _ship_slots(state, "bags", lambda ship, _side: ship.field == state.phase)
+
+
+def crown_slots(state: MagellanState) -> list[Slot]:
+    """MG-10: the crowns of every field with a ship, except where a rule scores it otherwise."""
+    return _ship_slots(
+        state,
+        "crowns",
+        lambda ship, side: crowns_fixed_by_rule(ship.explorer, side, ship.field, ship.part) is None,
+    )
+
+
+def missing_for_income(state: MagellanState) -> list[str]:
+    return missing_entries(state.sheet, state.options.side_map(), income_slots(state))
+
+
+def missing_for_scoring(state: MagellanState) -> list[str]:
+    return missing_entries(state.sheet, state.options.side_map(), crown_slots(state))
+
+
+def needed_now(state: MagellanState) -> list[str]:
+    """Sheet entries the game is waiting for right now (phase-end income, scoring)."""
+    if state.stage == "phase_end" and state.ledger and state.phase_end and state.phase_end.income is None:
+        return missing_for_income(state)
+    if state.stage == "scoring":
+        return missing_for_scoring(state)
+    return []
 
 
 def waiting_text(state: MagellanState) -> str:

@@ -1,19 +1,35 @@
-"""Money cards as multisets (sorted tuples of values 1–9), their crowns (MG-1), and in outcomes depth
-the cards whose place is known, kept within seven of each value."""
+"""The cards and their chance: money cards as multisets (sorted tuples of values 1–9) with their crowns
+(MG-1), the draw stack, discard pile and hands of ledger depth, in outcomes depth the cards whose place
+is known (kept within seven of each value), and the seeded chance of digital play.
+
+Seeded server chance: every shuffle and pick is a pure function of the seed and a label holding a
+counter from the state, so replays are exact and undo cannot re-draw.
+"""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
 from api.rules.errors import IllegalMove, say
-from api.rules.magellan.chance import shuffled
 from api.rules.magellan.constants import COPIES, FULL_MONEY, MONEY_VALUES, crowns
 from api.rules.magellan.state import MagellanState, set_player
 
 T = TypeVar("T")
+
+
+def shuffled(items: Sequence[T], seed: int, label: str) -> tuple[T, ...]:
+    cards = list(items)
+    random.Random(f"{seed}/{label}").shuffle(cards)
+    return tuple(cards)
+
+
+def pick(seed: int, label: str, count: int) -> int:
+    """A uniform index below `count`."""
+    return random.Random(f"{seed}/{label}").randrange(count)
 
 
 def contains(cards: Sequence[int], wanted: Iterable[int]) -> bool:
@@ -150,3 +166,27 @@ def discard_from_hand(state: MagellanState, seat: int, cards: Sequence[int]) -> 
     """Hand cards onto the discard pile (payment MG-6, Cook B pull and Marco Polo swap MG-8)."""
     state = set_player(state, seat, hand=remove(state.players[seat].hand, cards))
     return replace(state, discard=(*state.discard, *cards))
+
+
+def reseeded(state: MagellanState, seed: int) -> MagellanState:
+    """The same game with every future server draw taken from `seed` (digital play).
+
+    Used when a finished game, whose seed was revealed, is reopened by undo: what nobody has seen
+    (the order of the explorer decks and of the money draw stack, the simulated Pizarro stack) is
+    shuffled afresh, so the revealed seed no longer predicts anything. Hands are not touched.
+    A no-op when the seed is already `seed`.
+    """
+    if state.seed == seed:
+        return state
+    if not state.digital:
+        return replace(state, seed=seed)
+    decks = tuple(
+        replace(deck, hidden=shuffled(deck.hidden, seed, f"reseed/deck/{phase}"))
+        for phase, deck in enumerate(state.decks, start=1)
+    )
+    scoring = state.scoring
+    if scoring is not None and scoring.stack:
+        scoring = replace(scoring, stack=shuffled(scoring.stack, seed, "reseed/pizarro"))
+    return replace(
+        state, seed=seed, decks=decks, draw=shuffled(state.draw, seed, "reseed/money"), scoring=scoring
+    )
