@@ -98,6 +98,10 @@ def answer(
         return canonical([problem.status, problem.code, problem.detail, problem.extra])
     except RuleError as error:
         return canonical([error.status, error.code, error.detail, error.rule])
+    if MAGELLAN.result(state) is None and MAGELLAN.result(after) is not None:
+        # The entry ends the game: every hand is laid open and counted (MG-10), so from here the
+        # answer is meant to depend on them. Whether it ends the game depends on no hidden card.
+        return canonical({"status": 200 if preview else 201, "ends the game": True})
     table = json.loads(shown(after, names, 8))
     if event.get("type") == "cook_pull" and MAGELLAN.reveals_hidden_chance(state, after):
         # Cook B, digital: the server pulls a random hand card and the rules lay it face up on the
