@@ -10,7 +10,8 @@ Magellan → the shared sheet → Create, no number typed): every phone follows 
 player's phone records the first card's whole auction on the "winner and price" sheet (one entry,
 MG-4), the game is played to its scoring. After the first join no phone scans or opens a link
 again. At the end the group's history and statistics, on the host's screen and from the API, equal
-a recount of the group's JSON and CSV exports (each record replayed by the rules here); the taps
+a recount of the group's JSON and CSV exports (each record replayed by the rules here), as do the
+wins chart's data table and every player's page (games, wins, best, streaks, records); the taps
 are counted per phone."""
 
 from __future__ import annotations
@@ -390,6 +391,49 @@ def test_an_evening_of_four_games_on_four_phones(live_server: str, new_phone: An
         cells = host.get_by_test_id(f"stats-{player_id}").locator("td")
         expect(cells.nth(0)).to_have_text(str(games))
         expect(cells.nth(1)).to_have_text(str(wins))
+
+    # The wins chart's data table (what the bars draw) says the same.
+    wins_table = host.get_by_test_id("chart-wins-table")
+    for player_id in ids:
+        wins = sum(c["wins"] for (who, _), c in tally.items() if who == player_id)
+        row = wins_table.locator("tbody tr").filter(has=host.locator("th", has_text=names[player_id]))
+        expect(row.locator("td").first).to_have_text(str(wins))
+
+    # Player pages: games, wins, best, streaks and records equal the recount, in the order the
+    # tables joined the group (first, rematch, Mhing, Magellan).
+    order = [first, second, third, fourth]
+    for seat, player_id in enumerate(ids):
+        page = requests.get(f"{live_server}/api/groups/{group_id}/players/{player_id}", timeout=5).json()
+        mine = {game: c for (who, game), c in tally.items() if who == player_id}
+        assert (page["games"], page["wins"]) == (
+            sum(c["games"] for c in mine.values()),
+            sum(c["wins"] for c in mine.values()),
+        ), names[player_id]
+        for game, figures in page["by_game"].items():
+            assert (figures["games"], figures["wins"], figures["best_score"]) == (
+                mine[game]["games"],
+                mine[game]["wins"],
+                mine[game]["best"],
+            ), (names[player_id], game)
+        won = [by_table[table_id][seat][0] for table_id in order]
+        longest = run = 0
+        for w in won:
+            run = run + 1 if w else 0
+            longest = max(longest, run)
+        streaks = page["streaks"]
+        assert (streaks["current"], streaks["longest"]) == (run, longest), names[player_id]
+        records = {r["game"]: r["value"] for r in page["records"]}
+        for game in ("mahe", "magellan"):  # most eggs (MA-10), highest score (MG-10): the best game
+            assert records[game] == mine[game]["best"], (names[player_id], game)
+
+    # One of them on the phone: a tap on the name opens the page with the same figures.
+    player_id = ids[0]
+    tap(host, f"stats-player-{player_id}", "host")
+    expect(host.get_by_test_id("player-title")).to_contain_text(names[player_id])
+    summary = host.get_by_test_id("player-summary").locator("dd")
+    hers = [c for (who, _), c in tally.items() if who == player_id]
+    expect(summary.nth(0)).to_have_text(str(sum(c["games"] for c in hers)))
+    expect(summary.nth(1)).to_have_text(str(sum(c["wins"] for c in hers)))
     assert opened_at_the_joins == OPENED
     print(f"\nevening taps: {dict(TAPS)}")
 
