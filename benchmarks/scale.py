@@ -55,7 +55,7 @@ class Shape:
     after_kill: float  # run on after the kill, then let the phones catch up
 
 
-FULL = Shape(tables=100, phones=5, spectators=1000, interval=3.0, warmup=10, window=30, after_kill=15)
+FULL = Shape(tables=500, phones=5, spectators=1000, interval=5.0, warmup=10, window=30, after_kill=15)
 QUICK = Shape(tables=10, phones=5, spectators=50, interval=2.0, warmup=4, window=8, after_kill=6)
 
 
@@ -73,6 +73,7 @@ class Phone:
     server: int
     seen: list[int] = field(default_factory=list)
     last: int | None = None
+    start: int | None = None  # the version of its first event: it must see every one after it
     reconnects: int = 0
     moved: bool = False  # its server was killed and it resumed on another
 
@@ -221,6 +222,8 @@ async def _read_stream(reader: asyncio.StreamReader, p: Phone, stats: Stats, sto
                     message = json.loads(line[6:])
                     entries = message["entries"]
                     p.seen.extend(e["seq"] for e in entries)
+                    if p.start is None:
+                        p.start = message["version"] - len(entries)
                     p.last = message["version"]
                     if entries:
                         stats.deliver(entries, now)
@@ -276,7 +279,10 @@ async def round_(cluster: Cluster, shape: Shape, kill: bool) -> dict[str, Any]:
         p.server = i % count
     stats, stop = Stats(), asyncio.Event()
     tasks = [asyncio.create_task(phone(cluster, p, stats, stop)) for p in phones]
-    await asyncio.sleep(3)  # every stream open before the first change
+    opened = time.monotonic()
+    while any(p.start is None for p in phones) and time.monotonic() - opened < 60:
+        await asyncio.sleep(0.5)  # every stream open before the first change
+    open_s = time.monotonic() - opened
     writers = [
         asyncio.create_task(writer(cluster, tables, i, stats, shape, stop)) for i in range(len(tables))
     ]
@@ -304,7 +310,7 @@ async def round_(cluster: Cluster, shape: Shape, kill: bool) -> dict[str, Any]:
     await asyncio.gather(*tasks, return_exceptions=True)
     missed = doubled = 0
     for p in phones:
-        expected = set(range(1, p.table.version + 1))
+        expected = set(range((p.start or 0) + 1, p.table.version + 1))
         missed += len(expected - set(p.seen))
         doubled += len(p.seen) - len(set(p.seen))
     n = len(window_latencies)
@@ -315,6 +321,7 @@ async def round_(cluster: Cluster, shape: Shape, kill: bool) -> dict[str, Any]:
         "spectators": shape.spectators,
         "streams": len(phones),
         "interval_s": shape.interval,
+        "streams_open_s": round(open_s, 1),
         "window_s": round(clock, 1),
         "target_appends_per_s": round((shape.tables + 1) / shape.interval, 1),
         "appends_per_s": round(appends / clock, 1),
@@ -327,6 +334,7 @@ async def round_(cluster: Cluster, shape: Shape, kill: bool) -> dict[str, Any]:
         "client_cpu_cores": round(client_cpu / clock, 2),
         "killed_server": killed,
         "phones_moved": sum(p.moved for p in phones),
+        "reconnects": sum(p.reconnects for p in phones),
         "missed_changes": missed,
         "doubled_changes": doubled,
         "changes_total": sum(t.version for t in tables),
