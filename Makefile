@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: serve serve-home serve-cluster test install migrate static lint typecheck openapi bench bench-push load first-visit clean lock
+.PHONY: serve serve-home serve-cluster test install migrate static lint typecheck openapi bench bench-push bench-scale load first-visit clean lock
 
 # Python packages come only from the lock (requirements/dev.txt: runtime + dev, every file's hash);
 # the project itself is installed on top without resolving anything. `make lock` updates the lock.
@@ -88,6 +88,11 @@ bench: install
 # servers pinned to one core (benchmarks/push). QUICK=1 for 50 and 200 phones.
 bench-push: install
 	$(BIN)/python -m benchmarks.push $(if $(QUICK),--quick)
+
+# Many tables on 1, 2 and 4 app servers on PostgreSQL (phones spread round-robin, one server killed
+# mid-run; benchmarks/scale.py). Rounds go to docs/scale-runs-<date>.jsonl. QUICK=1 for a small shape.
+bench-scale: install static
+	$(BIN)/python -m benchmarks.scale $(if $(QUICK),--quick)
 
 load: install
 	$(BIN)/python -m benchmarks.load

@@ -25,6 +25,33 @@ _Select = Callable[[list[int], list[int], list[int], float], tuple[list[int], li
 
 
 _original_select: list[_Select] = []  # found once: gevent's get_original is slow
+_original_poll: list[Callable[[], Any]] = []
+# select() takes no descriptor at or past FD_SETSIZE ("filedescriptor out of range"): a server with
+# over a thousand open streams got such a socket for its database connection and every query on
+# it failed with a 500 (benchmarks/scale.py). Past it the unpatched poll() waits instead.
+FD_SETSIZE = 1024
+
+
+def _polling_select(
+    rlist: list[int], wlist: list[int], _x: list[int], timeout: float
+) -> tuple[list[int], list[int], list[int]]:
+    """`select.select` for one descriptor of any number, through the unpatched `select.poll`."""
+    if not _original_poll:
+        from gevent import monkey
+
+        _original_poll.append(monkey.get_original("select", "poll"))
+    import select
+
+    poller = _original_poll[0]()
+    fileno = (rlist or wlist)[0]
+    poller.register(fileno, (select.POLLIN if rlist else 0) | (select.POLLOUT if wlist else 0))
+    flags = 0
+    for _fd, event in poller.poll(timeout * 1000):
+        flags |= event
+    failed = flags & (select.POLLERR | select.POLLHUP | select.POLLNVAL)
+    readable = rlist if flags & select.POLLIN or (rlist and failed) else []
+    writable = wlist if flags & select.POLLOUT or (wlist and failed) else []
+    return readable, writable, []
 
 
 def _gevent_select() -> _Select | None:
@@ -49,6 +76,8 @@ class PromptConnection(psycopg.Connection[Any]):
 
         park = {Wait.R: wait_read, Wait.W: wait_write, Wait.RW: wait_readwrite}
         fileno = self.pgconn.socket
+        if fileno >= FD_SETSIZE:
+            real_select = _polling_select
         try:
             state = next(gen)
             while True:

@@ -88,3 +88,39 @@ def test_a_quick_answer_keeps_the_cpu_and_a_slow_one_lets_others_run(postgres_ur
     # The slow query did not hold the worker: the quick greenlet's five queries finished first.
     assert result["order"] == ["quick", "slow"], result
     assert 0.5 <= result["seconds"] < 1.5, result
+
+
+PAST_FD_SETSIZE = textwrap.dedent(
+    """
+    from gevent import monkey
+    monkey.patch_all()
+
+    import json, os, resource, sys
+    from api.db.engine import make_engine
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]  # a server's open streams
+    engine = make_engine(sys.argv[1])
+    with engine.connect() as conn:
+        fileno = conn.connection.dbapi_connection.pgconn.socket
+        answer = conn.exec_driver_sql("SELECT pg_sleep(0.05), 41 + 1").all()[0][1]
+    print(json.dumps({"fileno": fileno, "answer": answer}))
+    """
+)
+
+
+def test_a_connection_past_a_thousand_open_descriptors_still_answers(postgres_url: str) -> None:
+    """select() refuses a descriptor ≥ 1024: with 1,500 streams on one server every query failed."""
+    done = subprocess.run(
+        [sys.executable, "-c", PAST_FD_SETSIZE, postgres_url],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["fileno"] >= 1024, result
+    assert result["answer"] == 42, result
