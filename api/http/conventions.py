@@ -12,6 +12,7 @@ from typing import Any
 
 from apispec import APISpec
 
+from api.http.openapi31 import speak_openapi_31
 from api.http.problem_codes import rule_refusals_markdown, setup_refusals_markdown
 from api.http.response_examples import PARAMETER_EXAMPLES, response_examples
 from api.i18n import available
@@ -42,7 +43,8 @@ BODY_400 = (
     "`too-deeply-nested` (over 32 levels): refused before any rule reads the body"
 )
 STATUS_TEXT = {
-    400: "The request is malformed",
+    400: "The request is malformed: a query string (read by this operation or not) that is not UTF-8 "
+    "or holds control characters (`invalid-text`, `control-character`); a body: " + BODY_400,
     401: "No token where one is needed (`unauthorized`, `seat-token-required`, `edit-token-required`)",
     403: "The token does not open this (`bad-write-token`, `bad-seat-token`, `bad-edit-token`, "
     "`seat-token-required`)",
@@ -251,6 +253,7 @@ def apply_conventions(spec: APISpec) -> None:
             responses = operation["responses"]
             responses.pop("default", None)
             statuses = {int(code) for code in responses if code.isdigit() and int(code) >= 400}
+            statuses.add(400)  # any query string is checked (api.http.strict.check_query_string)
             has_body = "requestBody" in operation
             if has_body:
                 statuses |= {400, 413, 422}
@@ -274,3 +277,4 @@ def apply_conventions(spec: APISpec) -> None:
                 parameter.setdefault("example", PARAMETER_EXAMPLES[parameter["name"]])
     spec.components.responses.clear()  # the catch-alls flask-smorest registered, now unused
     harden_requests(spec)
+    speak_openapi_31(spec)

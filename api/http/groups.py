@@ -819,7 +819,7 @@ GROUP_STREAM_DOC = {
             "content": {
                 "text/event-stream": {
                     "schema": {"$ref": "#/components/schemas/GroupStreamEvent"},
-                    "example": None,  # filled from api.http.response_examples (GROUP_STREAM_EXAMPLE)
+                    "examples": None,  # filled from api.http.response_examples
                 }
             },
         }
@@ -831,7 +831,7 @@ def _group_stream_doc() -> dict[str, Any]:
     from api.http.response_examples import group_stream_example
 
     doc = json.loads(json.dumps(GROUP_STREAM_DOC))
-    doc["responses"]["200"]["content"]["text/event-stream"]["example"] = group_stream_example()
+    doc["responses"]["200"]["content"]["text/event-stream"]["examples"] = group_stream_example()
     return doc
 
 

@@ -52,24 +52,25 @@ PARAMETER_EXAMPLES: dict[str, Any] = {
 }
 
 
-def group_stream_example() -> str:
-    """A group's stream as a client reads it: `listening`, a heartbeat, then a table finishing."""
+def group_stream_example() -> dict[str, Any]:
+    """A group's stream as an SSE client parses it: `listening`, then a table finishing (the media
+    type's `examples`, each one event valid against `GroupStreamEvent`)."""
     entry = group_examples()["getGroupHistory"]["entries"][0]
 
-    def event(kind: str, event_id: str, data: dict[str, Any]) -> str:
+    def event(kind: str, event_id: str, data: dict[str, Any]) -> dict[str, Any]:
         payload = json.dumps(data, separators=(",", ":"), sort_keys=True)
-        return f"id: {event_id}\nevent: {kind}\ndata: {payload}\n\n"
+        return {"summary": f"A `{kind}` event", "value": {"event": kind, "id": event_id, "data": payload}}
 
     before = {"playing": 1, "finished": 0, "abandoned": 0}
     after = {"playing": 0, "finished": 1, "abandoned": 0}
-    return (
-        "retry: 2000\n\n"
-        + event(
+    return {
+        "listening": event(
             "listening", "0", {"kind": "listening", "group_id": GROUP_ID, "tables": before, "entry": None}
-        )
-        + ": heartbeat\n\n"
-        + event("finished", "1f", {"kind": "finished", "group_id": GROUP_ID, "tables": after, "entry": entry})
-    )
+        ),
+        "finished": event(
+            "finished", "1f", {"kind": "finished", "group_id": GROUP_ID, "tables": after, "entry": entry}
+        ),
+    }
 
 
 def group_examples() -> dict[str, Any]:

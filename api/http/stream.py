@@ -74,12 +74,16 @@ STREAM_DOC = {
             "`GET /api/tables/{id}` shows it, `private` the seat's own view (with `?seat`). Lines "
             "starting with `:` are heartbeats. Reconnect with `Last-Event-ID` to resume.",
             # Each event as an SSE client parses it (schemathesis checks every event against it); its
-            # `data:` is one line of JSON, a `TableStreamMessage` (`x-contentSchema`).
+            # `data:` is one line of JSON, a `TableStreamMessage` (`contentSchema`).
             "content": {
                 EVENT_STREAM: {
                     "schema": {"$ref": "#/components/schemas/TableStreamEvent"},
-                    "example": 'retry: 2000\n\nid: 4\nevent: table\ndata: {"entries":[],"private":null,'
-                    '"table":{"game":"mahe","id":"q3v…","version":4},"version":4}\n\n: heartbeat\n\n',
+                    "example": {
+                        "event": "table",
+                        "id": "4",
+                        "data": '{"entries":[],"private":null,"table":{"game":"mahe","id":"q3v…",'
+                        '"version":4},"version":4}',
+                    },
                 }
             },
         }

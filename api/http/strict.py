@@ -310,3 +310,33 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
         return True
     opaque = etag.removeprefix("W/")
     return any(tag.strip().removeprefix("W/") == opaque for tag in if_none_match.split(","))
+
+
+# -- every query string -------------------------------------------------------------------------------
+
+
+def check_query_string(raw: bytes) -> None:
+    """Any operation's query string, read or not, gets the refusals a body's text gets (400
+    `invalid-text`, `control-character`): what a client sends is either clean or refused, never
+    silently passed on to a log or a proxy."""
+    from urllib.parse import parse_qsl
+
+    try:
+        pairs = parse_qsl(raw.decode("utf-8"), keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeError:
+        raise ApiProblem(
+            400, "invalid-text", "Text must be valid Unicode (a lone surrogate such as \\ud800 is not)."
+        ) from None
+    for key, value in pairs:
+        _check_text(key)
+        _check_text(value)
+
+
+def install_query_check(app: Any) -> None:
+    """Run check_query_string before every API request."""
+    from flask import request
+
+    @app.before_request
+    def _query() -> None:
+        if request.path.startswith("/api/") and request.query_string:
+            check_query_string(request.query_string)

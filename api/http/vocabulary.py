@@ -153,8 +153,8 @@ def register_vocabulary(spec: APISpec) -> None:
         ANY_EVENT,
         {
             "description": "An event of the table's game, or an undo. Event types are unique across games.",
-            "oneOf": [{"$ref": target} for target in mapping.values()],
-            "discriminator": {"propertyName": "type", "mapping": mapping},
+            # Each game's union (with its own discriminator), then the undo any table takes.
+            "oneOf": [_ref(f"{game}Event") for game in VOCABULARY] + [{"$ref": mapping["undo"]}],
         },
     )
     for body in ("Append", "Preview"):

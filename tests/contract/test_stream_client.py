@@ -29,7 +29,7 @@ def test_the_document_says_the_stream_is_server_sent_events() -> None:
     assert list(content) == ["text/event-stream"]
     assert content["text/event-stream"]["schema"] == {"$ref": "#/components/schemas/TableStreamEvent"}
     data = DOC["components"]["schemas"]["TableStreamEvent"]["properties"]["data"]
-    assert data["x-contentSchema"] == {"$ref": "#/components/schemas/TableStreamMessage"}
+    assert data["contentSchema"] == {"$ref": "#/components/schemas/TableStreamMessage"}
 
 
 def append(base: str, table: dict[str, Any], version: int, event: dict[str, Any]) -> None:
@@ -92,12 +92,10 @@ def test_the_document_says_the_group_stream_is_server_sent_events() -> None:
     assert list(content) == ["text/event-stream"]
     assert content["text/event-stream"]["schema"] == {"$ref": "#/components/schemas/GroupStreamEvent"}
     data = DOC["components"]["schemas"]["GroupStreamEvent"]["properties"]["data"]
-    assert data["x-contentSchema"] == {"$ref": "#/components/schemas/GroupStreamMessage"}
-    # The document's example is a stream whose every event is a GroupStreamMessage.
-    example = content["text/event-stream"]["example"]
-    messages = [
-        json.loads(line.removeprefix("data: ")) for line in example.splitlines() if line.startswith("data: ")
-    ]
+    assert data["contentSchema"] == {"$ref": "#/components/schemas/GroupStreamMessage"}
+    # The document's examples are events whose every `data` is a GroupStreamMessage.
+    examples = content["text/event-stream"]["examples"]
+    messages = [json.loads(example["value"]["data"]) for example in examples.values()]
     assert [m["kind"] for m in messages] == ["listening", "finished"]
     assert not [e.message for m in messages for e in GROUP_MESSAGE.iter_errors(m)]
 
