@@ -99,7 +99,11 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/api/docs/assets/",
         API_SPEC_OPTIONS={
-            "info": {"description": API_DESCRIPTION, "license": {"name": "UNLICENSED", "identifier": "LicenseRef-UNLICENSED"}},
+            "info": {
+                "description": API_DESCRIPTION,
+                "license": {"name": "UNLICENSED", "identifier": "LicenseRef-UNLICENSED"},
+                "contact": {"name": "The Kibitz developers"},
+            },
             "servers": [{"url": "/"}],
             # Reading needs no token; the operations that need one name their scheme.
             "security": [],
