@@ -12,6 +12,7 @@ from typing import Any
 
 from apispec import APISpec
 
+from api.http.integers import bound_integers
 from api.http.openapi31 import speak_openapi_31
 from api.http.problem_codes import rule_refusals_markdown, setup_refusals_markdown
 from api.http.response_examples import PARAMETER_EXAMPLES, response_examples
@@ -176,7 +177,6 @@ EXAMPLE_PROBLEMS = {
 # numbers over 20 digits. Said in the schemas every request reaches, so a request the document
 # calls valid is never refused as malformed.
 NO_CONTROLS = r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$"
-LARGEST = 10**20 - 1
 
 
 def _harden(node: Any) -> None:
@@ -184,9 +184,6 @@ def _harden(node: Any) -> None:
         kind = node.get("type")
         if kind == "string" and not {"enum", "pattern", "format"} & set(node):
             node["pattern"] = NO_CONTROLS
-        elif kind == "integer":
-            node.setdefault("minimum", -LARGEST)
-            node.setdefault("maximum", LARGEST)
         for key, value in node.items():
             if key not in ("example", "examples", "default"):
                 _harden(value)
@@ -208,8 +205,7 @@ def _referenced(node: Any, found: set[str]) -> None:
 
 
 def harden_requests(spec: APISpec) -> None:
-    """Bound every integer and keep control characters out of every string that a request body or
-    parameter reaches (the schemas themselves, followed through their references)."""
+    """Keep control characters out of every string that a request body or parameter reaches (the schemas themselves, followed through their references)."""
     paths = spec._paths  # noqa: SLF001
     schemas = spec.components.schemas
     roots: list[Any] = []
@@ -277,4 +273,5 @@ def apply_conventions(spec: APISpec) -> None:
                 parameter.setdefault("example", PARAMETER_EXAMPLES[parameter["name"]])
     spec.components.responses.clear()  # the catch-alls flask-smorest registered, now unused
     harden_requests(spec)
+    bound_integers(spec)
     speak_openapi_31(spec)

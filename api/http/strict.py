@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import string
 import unicodedata
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.errors import ApiProblem
 from api.rules.common import text
+from api.rules.common.seeds import MAX_SAFE_INTEGER
 
 
 class StrictBoolean(fields.Boolean):
@@ -126,15 +128,27 @@ def _listed(validators: Any) -> list[Any]:
 
 # -- JSON bodies: limits checked before any schema or rule sees the data --------------------------
 
+_WHOLE = re.compile(r"[+-]?[0-9]{1,40}")
 MAX_DEPTH = 32  # the deepest real body (a Magellan board sheet in an event) nests 6 levels
-MAX_INT_DIGITS = 20  # seeds go up to 2**62 (19 digits); nothing the referee counts comes near
+MAX_INT_DIGITS = 20  # parsed at all; then within ±(2^53 − 1) (exact()), seeds included
 _ALLOWED_CONTROLS = frozenset("\t\n\r")
 
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
         raise ApiProblem(400, "number-too-long", f"Numbers have at most {MAX_INT_DIGITS} digits.")
-    return int(text)
+    return exact(int(text))
+
+
+def exact(number: int) -> int:
+    """A whole number every client reads exactly (JavaScript: within ±(2^53 − 1)), or 400."""
+    if abs(number) > MAX_SAFE_INTEGER:
+        raise ApiProblem(
+            400,
+            "number-too-large",
+            "Whole numbers must lie between -9007199254740991 and 9007199254740991.",
+        )
+    return number
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -245,9 +259,11 @@ class StrictParser(FlaskParser):
     def load_querystring(self, req: Any, schema: Schema) -> Any:
         """Query parameters get the refusals text in a body gets (400 `control-character`, …),
         every operation alike: the document's patterns say so for each of them."""
-        for values in req.args.listvalues():
+        for key, values in req.args.lists():
             for value in values:
                 _check_text(value)
+                if isinstance(schema.fields.get(key), fields.Integer) and _WHOLE.fullmatch(value):
+                    exact(int(value))
         return super().load_querystring(req, schema)
 
 

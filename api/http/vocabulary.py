@@ -16,6 +16,7 @@ from apispec import APISpec
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http import view_schemas as views
+from api.http.schemas import SEED_FORMS
 from api.http.strict import TEXT_PATTERN, TEXT_RULE
 from api.rules.common import events as common
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
@@ -186,8 +187,9 @@ def register_logged(spec: APISpec, mapping: dict[str, str]) -> None:
         logged[kind] = f"#/components/schemas/Logged{name}"
     undo = copy.deepcopy(components[UNDO])
     undo["properties"]["reseed"] = {
-        "anyOf": [{"type": "integer", "minimum": 0}, HIDDEN],
-        "description": "The fresh seed an undo that reopened a finished game drew",
+        "anyOf": [*copy.deepcopy(SEED_FORMS), HIDDEN],
+        "description": "The fresh seed an undo that reopened a finished game drew (`hidden` until the "
+        "game is over)",
     }
     undo.pop("example", None)
     spec.components.schema("LoggedUndoEvent", undo)
