@@ -53,7 +53,7 @@ CHAIN_HEADER_FORMAT = "kibitz-record/1"
 MAX_SAFE_INTEGER = 2**53 - 1
 
 
-def number(seed: Any) -> Any:
+def seed_number(seed: Any) -> Any:
     """A seed written as its digits (above 2^53 - 1), as the number the chain hashed."""
     if isinstance(seed, str) and seed.isascii() and seed.isdigit() and int(seed) > MAX_SAFE_INTEGER:
         return int(seed)
@@ -81,7 +81,7 @@ def check(record: dict[str, Any], key: dict[str, Any]) -> tuple[str, str]:
     if fmt not in ("kibitz-record/1", "kibitz-record/2"):
         return "invalid", f"not a Kibitz record format this script knows: {fmt!r}"
     header = {name: record.get(name) for name in ("game", "players", "options", "seed")}
-    header["seed"] = number(header["seed"])
+    header["seed"] = seed_number(header["seed"])
     head = hashlib.sha256(canonical({"format": CHAIN_HEADER_FORMAT, **header})).hexdigest()
     events = record.get("events", [])
     for number, entry in enumerate(events, start=1):
@@ -89,7 +89,7 @@ def check(record: dict[str, Any], key: dict[str, Any]) -> tuple[str, str]:
             return "invalid", f"entry {number} is missing or out of place"
         event = entry["event"]
         if isinstance(event, dict) and "reseed" in event:
-            event = {**event, "reseed": number(event["reseed"])}
+            event = {**event, "reseed": seed_number(event["reseed"])}
         content = canonical({"seq": entry["seq"], "event": event})
         head = hashlib.sha256(head.encode("ascii") + b"\n" + content).hexdigest()
         if "hash" in entry and entry["hash"] != head:

@@ -205,7 +205,8 @@ def _referenced(node: Any, found: set[str]) -> None:
 
 
 def harden_requests(spec: APISpec) -> None:
-    """Keep control characters out of every string that a request body or parameter reaches (the schemas themselves, followed through their references)."""
+    """Keep control characters out of every string that a request body or parameter reaches (the
+    schemas themselves, followed through their references)."""
     paths = spec._paths  # noqa: SLF001
     schemas = spec.components.schemas
     roots: list[Any] = []

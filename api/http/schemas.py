@@ -32,7 +32,7 @@ class ShownSeed(fields.Field):
     def _deserialize(self, value: object, attr: str | None, data: object, **kwargs: object) -> object:
         number = read_seed(value)
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= LEGACY_MAX_SEED:
-            raise ValidationError("A seed is a whole number from 0 to 9007199254740991, or a larger one's digits.")
+            raise ValidationError("A whole number from 0 to 9007199254740991, or a larger seed's digits.")
         if isinstance(value, int) and value > MAX_SAFE_INTEGER:
             raise ValidationError("A seed above 9007199254740991 is written as a string of its digits.")
         return value

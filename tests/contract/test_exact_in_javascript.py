@@ -42,7 +42,8 @@ def integer_schemas(node: Any, where: str = "#", name: str = "") -> list[tuple[s
                 for prop, inner in value.items():
                     found += integer_schemas(inner, f"{where}/properties/{prop}", prop)
             else:
-                found += integer_schemas(value, f"{where}/{key}", name if key in ("items", "anyOf", "oneOf") else "")
+                inherited = name if key in ("items", "anyOf", "oneOf") else ""
+                found += integer_schemas(value, f"{where}/{key}", inherited)
     elif isinstance(node, list):
         for index, value in enumerate(node):
             found += integer_schemas(value, f"{where}/{index}", name)
@@ -52,11 +53,12 @@ def integer_schemas(node: Any, where: str = "#", name: str = "") -> list[tuple[s
 def test_every_integer_in_the_document_is_bounded_within_javascripts_exact_range() -> None:
     schemas = integer_schemas(DOC)
     assert len(schemas) > 300
+    low, high = -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER
     unbounded = [
         where
         for where, _, schema in schemas
-        if not -MAX_SAFE_INTEGER <= schema.get("minimum", -(2**64)) <= schema.get("maximum", 2**64) <= MAX_SAFE_INTEGER
-    ]  # fmt: skip
+        if not low <= schema.get("minimum", -(2**64)) <= schema.get("maximum", 2**64) <= high
+    ]
     assert not unbounded, unbounded[:10]
     seats = [(where, schema["maximum"]) for where, name, schema in schemas if name in SEAT_NAMES]
     assert len(seats) > 50 and all(0 <= high <= 6 for _, high in seats), [s for s in seats if s[1] > 6]
@@ -103,8 +105,9 @@ def through_javascript(values: list[Any]) -> list[Any]:
         pytest.fail("node is needed (CI has it; `make` uses it for npm ci)")
     texts = [json.dumps(value, ensure_ascii=False) for value in values]
     done = subprocess.run(
-        ["node", "-e", ROUND_TRIP], input=json.dumps(texts), capture_output=True, text=True, timeout=120, check=True
-    )
+        ["node", "-e", ROUND_TRIP], input=json.dumps(texts), capture_output=True, text=True, timeout=120,
+        check=True,
+    )  # fmt: skip
     return [json.loads(text) for text in json.loads(done.stdout)]
 
 
@@ -128,7 +131,8 @@ GAMES = st.one_of(
               st.sampled_from(["physical", "digital"])),
     st.builds(lambda n, s, c: ("magellan", n, s, c), st.integers(3, 6), st.integers(0, 10**6),
               st.sampled_from(["physical", "digital"])),
-    st.builds(lambda n, s, c: ("mhing", n, s, c), st.integers(2, 6), st.integers(0, 10**6), st.sampled_from([1, 2])),
+    st.builds(lambda n, s, c: ("mhing", n, s, c), st.integers(2, 6), st.integers(0, 10**6),
+              st.sampled_from([1, 2])),
 )  # fmt: skip
 
 
