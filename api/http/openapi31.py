@@ -6,7 +6,7 @@ to `allOf`/`oneOf`/`anyOf` of references strict validators ignore it and refuse 
 answers. The schemas across `api/http` keep saying `nullable: true` (marshmallow's `allow_none`,
 hand-written dictionaries); this last pass over the registered document turns each into 3.1:
 
-* `type: T` → `type: [T, "null"]` (and `null` joins an `enum`),
+* `type: T` → `type: [T, "null"]`; with an `enum`: `anyOf: [{type: T, enum}, {type: "null"}]`,
 * `allOf: [$ref]` → `anyOf: [$ref, {type: "null"}]`,
 * `oneOf`/`anyOf` → one more branch `{type: "null"}`,
 * no type at all (any JSON value) → nothing to add.
@@ -31,10 +31,13 @@ def null_allowed(node: dict[str, Any]) -> None:
     """Rewrite one schema object that says `nullable` (in place)."""
     if not node.pop("nullable", False):
         return
-    if isinstance(node.get("type"), str):
+    if isinstance(node.get("type"), str) and "enum" in node:
+        # One enum or null: generators make one enum of it (a type list with `null` in the enum
+        # made openapi-python-client write three identical enums).
+        choices = {"type": node.pop("type"), "enum": [v for v in node.pop("enum") if v is not None]}
+        node["anyOf"] = [choices, dict(NULL)]
+    elif isinstance(node.get("type"), str):
         node["type"] = [node["type"], "null"]
-        if "enum" in node and None not in node["enum"]:
-            node["enum"] = [*node["enum"], None]
     elif "allOf" in node:
         parts = node.pop("allOf")
         node["anyOf"] = [parts[0] if len(parts) == 1 else {"allOf": parts}, dict(NULL)]
