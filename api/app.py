@@ -17,6 +17,7 @@ from api.http import evening, games, groups, health, magellan, mahe, mhing, reco
 from api.http.compression import install_compression
 from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
 from api.http.conventions import apply_conventions
+from api.http.i18n import install_content_language
 from api.http.limits import install_rate_limits
 from api.http.links import add_links
 from api.http.metrics import install_metrics
@@ -170,6 +171,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     apply_conventions(api.spec)
     register_problem_handlers(app)
     install_query_check(app)
+    install_content_language(app)
     register_security_headers(app)
     # Third-party web apps call the API from their own origin; writes use bearer tokens, not cookies.
     CORS(

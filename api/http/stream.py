@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -23,7 +22,7 @@ from flask_smorest import Blueprint
 from api.errors import ApiProblem
 from api.http.context import STORE_KEY, bearer_token, store
 from api.http.editions import Editions
-from api.http.i18n import asked_language, best_language
+from api.http.i18n import LANGUAGE_TAG, asked_language, best_language
 from api.http.limits import client_address, guard_token, limit_response
 from api.http.press import Press, Reader, direct_socket
 from api.tables.changes import ChangeFeed, announcer
@@ -36,7 +35,6 @@ EDITIONS_KEY = "kibitz.editions"
 STARTERS_KEY = "kibitz.changes.start"
 OPEN_STREAMS_KEY = "kibitz.streams.open"
 EVENT_STREAM = "text/event-stream"
-LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$")
 
 STREAM_DOC = {
     "parameters": [
