@@ -178,7 +178,9 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         app,
         resources={r"/api/*": {"origins": "*"}},
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
-        expose_headers=["ETag", "Retry-After"],
+        # What a browser client may read: the next page (`Link`), the answer's language, the
+        # version for If-None-Match, and when to try again (with the rate-limit fields).
+        expose_headers=["ETag", "Retry-After", "Link", "Content-Language", "RateLimit", "RateLimit-Policy"],
         methods=["GET", "POST", "PUT", "PATCH", "OPTIONS"],
         max_age=600,
     )

@@ -15,6 +15,7 @@ from typing import Any, get_args
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.mhing import ScoreResultSchema
+from api.http.problem_codes import catalog
 from api.rules.magellan.constants import EXPLORERS, PARTS, SIDES
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
 from api.rules.magellan.state import Todo
@@ -876,10 +877,24 @@ GroupStreamEvent = strict(
 )
 ALSO_REGISTERED += [GroupTableCounts, GroupStreamMessage, GroupStreamEvent]
 
+def verdict_codes() -> list[str]:
+    """Every code a verification's `problem` can have: its own, and any refusal of the rules."""
+    from api.tables.record import VERDICT_CODES
+
+    rules = catalog()
+    refusals = {r["code"] for listed in (*rules["rules"].values(), rules["setup"]) for r in listed}
+    return sorted(set(VERDICT_CODES) | refusals)
+
+
 RefusedRecord = strict(
     "RecordRefusal",
     {
-        "code": text("Stable, e.g. `game-not-finished`"),
+        "code": text(
+            "Stable: `record-tampered` (an entry changed, removed or moved: the chain breaks), "
+            "`record-unsigned`, `record-signature-invalid`, `result-mismatch`, `game-not-finished`, "
+            "or the rules' own refusal of an entry or of the setup (with its `rule`)",
+            one_of=verdict_codes(),
+        ),
         "detail": text(),
         "rule": text("e.g. MA-3", null=True),
     },

@@ -245,6 +245,13 @@ SIGNATURE_PROBLEMS = {
         "another server signed it.",
     ),
 }
+# The codes a verdict's `problem` has besides the rules' own refusals (a replay the rules refuse).
+VERDICT_CODES = (
+    "record-tampered",
+    "result-mismatch",
+    "game-not-finished",
+    *(code for code, _ in SIGNATURE_PROBLEMS.values()),
+)
 
 
 def verify_record(

@@ -18,7 +18,9 @@ EVENT_FIELDS: dict[str, common.Fields] = {
     "round_won": {  # MH-5, MH-6, MH-9
         "winner": common.integer("The seat that went out (MH-3)", *_SEAT, required=True),
         "discarder": common.integer("Whose discard completed the hand; none from the stack (MH-9)", *_SEAT),
-        "hand": common.Field("hand", "The winning hand: MH-10 notation or `{groups, hidden, flowers}`", True),
+        "hand": common.Field(
+            "hand", "The winning hand as `{groups, hidden, flowers}`, each in MH-10 notation", True
+        ),
     },
     "round_points": {  # MH-8, MH-9
         "winner": common.integer("The seat that went out (MH-3)", *_SEAT, required=True),
