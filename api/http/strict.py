@@ -140,6 +140,15 @@ def _int(text: str) -> int:
     return exact(int(text))
 
 
+def _float(text: str) -> float | int:
+    """A number with a fraction part or an exponent. One whose value is whole (`44.0`, `4.4e1`) is
+    that integer: JSON Schema (the document's dialect, OpenAPI 3.1) counts it as an integer too."""
+    number = float(text)
+    if math.isfinite(number) and number.is_integer():
+        return exact(int(number))
+    return number
+
+
 def exact(number: int) -> int:
     """A whole number every client reads exactly (JavaScript: within ±(2^53 − 1)), or 400."""
     if abs(number) > MAX_SAFE_INTEGER:
@@ -193,7 +202,9 @@ def strict_json(data: bytes | str) -> Any:
     if _nesting(text) > MAX_DEPTH:
         raise ApiProblem(400, "too-deeply-nested", f"JSON may nest at most {MAX_DEPTH} levels deep.")
     try:
-        value = json.loads(text, parse_int=_int, parse_constant=_constant, object_pairs_hook=_object)
+        value = json.loads(
+            text, parse_int=_int, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object
+        )
     except json.JSONDecodeError as error:
         raise ApiProblem(400, "invalid-json", f"The body is not valid JSON: {error.msg}.") from None
     stack = [value]

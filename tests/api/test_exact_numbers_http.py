@@ -43,3 +43,23 @@ def test_every_operation_refuses_a_query_string_with_control_characters(client: 
         assert nul.status_code == 400 and nul.get_json()["code"] == "control-character", path
         broken = client.get(path + "?x=%ED%A0%80")  # a lone surrogate, not UTF-8
         assert broken.status_code == 400 and broken.get_json()["code"] == "invalid-text", path
+
+
+def test_a_whole_number_written_with_a_fraction_part_is_that_integer(client: FlaskClient) -> None:
+    """JSON Schema (OpenAPI 3.1) counts 0.0 as an integer; so does the server — and 2.5 is none."""
+    table = client.post("/api/tables", json={"game": "mahe", "players": PLAYERS}).get_json()
+    auth = {"Authorization": f"Bearer {table['write_token']}"}
+    half = client.post(
+        f"/api/tables/{table['id']}/events",
+        json={"expected_version": 0.5, "event": {"type": "reveal_card", "value": 4}},
+        headers=auth,
+    )
+    assert half.status_code == 422 and half.get_json()["code"] == "invalid-request"
+    whole = client.post(
+        f"/api/tables/{table['id']}/events",
+        json={"expected_version": 0.0, "event": {"type": "reveal_card", "value": 4.0}},
+        headers=auth,
+    )
+    assert whole.status_code == 201, whole.get_json()
+    logged = client.get(f"/api/tables/{table['id']}/events").get_json()["events"][0]["event"]
+    assert logged == {"type": "reveal_card", "value": 4} and isinstance(logged["value"], int)
