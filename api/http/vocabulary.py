@@ -267,26 +267,36 @@ NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": TEXT_PATTE
         "description": f"The player's name. {TEXT_RULE}"}  # fmt: skip
 
 
+MAHE_PLAYER = {
+    "type": "object",
+    "required": ["name", "colours"],
+    "additionalProperties": False,
+    "properties": {
+        "name": NAME,
+        "colours": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 2,
+            "uniqueItems": True,
+            "items": {"type": "string", "enum": list(TURTLE_COLOURS)},
+            "description": "Turtle colours: two each with 2–3 players, one each with 4–7 (MA-2)",
+        },
+    },
+}
+
+
+def turtles_each(count: int, least: int, most: int) -> dict[str, Any]:
+    """Mahé's players when `least`–`most` play: each brings `count` turtle colours (MA-2)."""
+    player = copy.deepcopy(MAHE_PLAYER)
+    player["properties"]["colours"].update(minItems=count, maxItems=count)
+    return {"type": "array", "minItems": least, "maxItems": most, "items": player}
+
+
 def register_creation(spec: APISpec) -> None:
     """`CreateTable` as one schema per game (discriminator `game`): its player count (MA-2, MG-3,
     MH-2), what each player brings (Mahé: the turtle colours) and its options with their values."""
     generic = spec.components.schemas["CreateTable"]
-    mahe_player = {
-        "type": "object",
-        "required": ["name", "colours"],
-        "additionalProperties": False,
-        "properties": {
-            "name": NAME,
-            "colours": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": 2,
-                "uniqueItems": True,
-                "items": {"type": "string", "enum": list(TURTLE_COLOURS)},
-                "description": "Turtle colours: two each with 2–3 players, one each with 4–7 (MA-2)",
-            },
-        },
-    }
+    mahe_player = MAHE_PLAYER
     named = {
         "type": "object",
         "required": ["name"],
@@ -302,6 +312,11 @@ def register_creation(spec: APISpec) -> None:
             maxItems=game.max_players,
             items=mahe_player if game.name == "mahe" else named,
         )
+        if game.name == "mahe":  # MA-2: the number of colours each brings follows the player count
+            players = typed["properties"]["players"]
+            for key in ("type", "items", "minItems", "maxItems"):
+                del players[key]
+            players["oneOf"] = [turtles_each(2, 2, 3), turtles_each(1, 4, game.max_players)]
         typed["properties"]["options"] = _ref(f"{game.name.capitalize()}OptionsRequest")
         name = f"Create{game.name.capitalize()}Table"
         spec.components.schema(name, typed)
