@@ -285,18 +285,17 @@ MAHE_PLAYER = {
 }
 
 
-def turtles_each(count: int, least: int, most: int) -> dict[str, Any]:
-    """Mahé's players when `least`–`most` play: each brings `count` turtle colours (MA-2)."""
+def turtles_each(count: int) -> dict[str, Any]:
+    """A Mahé player who brings `count` turtle colours (MA-2)."""
     player = copy.deepcopy(MAHE_PLAYER)
     player["properties"]["colours"].update(minItems=count, maxItems=count)
-    return {"type": "array", "minItems": least, "maxItems": most, "items": player}
+    return player
 
 
 def register_creation(spec: APISpec) -> None:
     """`CreateTable` as one schema per game (discriminator `game`): its player count (MA-2, MG-3,
     MH-2), what each player brings (Mahé: the turtle colours) and its options with their values."""
     generic = spec.components.schemas["CreateTable"]
-    mahe_player = MAHE_PLAYER
     named = {
         "type": "object",
         "required": ["name"],
@@ -310,13 +309,16 @@ def register_creation(spec: APISpec) -> None:
         typed["properties"]["players"].update(
             minItems=game.min_players,
             maxItems=game.max_players,
-            items=mahe_player if game.name == "mahe" else named,
+            items=copy.deepcopy(MAHE_PLAYER) if game.name == "mahe" else named,
         )
         if game.name == "mahe":  # MA-2: the number of colours each brings follows the player count
-            players = typed["properties"]["players"]
-            for key in ("type", "items", "minItems", "maxItems"):
-                del players[key]
-            players["oneOf"] = [turtles_each(2, 2, 3), turtles_each(1, 4, game.max_players)]
+            typed["properties"]["players"].update(
+                {
+                    "if": {"minItems": 4},
+                    "then": {"items": turtles_each(1)},
+                    "else": {"items": turtles_each(2)},
+                }
+            )
         typed["properties"]["options"] = _ref(f"{game.name.capitalize()}OptionsRequest")
         name = f"Create{game.name.capitalize()}Table"
         spec.components.schema(name, typed)

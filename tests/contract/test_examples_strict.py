@@ -79,3 +79,16 @@ def test_a_null_result_is_valid_where_the_document_allows_it() -> None:
         resolved({"$ref": "#/components/schemas/MaheResult"}), registry=REGISTRY
     )
     assert not standings.is_valid(None)
+
+
+def test_the_creation_schema_says_how_many_turtles_each_mahe_player_brings() -> None:
+    """MA-2: two colours each with 2–3 players, one each with 4–7 — said by the schema, so a
+    request it calls valid is not refused by the rules for its colour counts."""
+    players = jsonschema.Draft202012Validator(
+        resolved(DOC["components"]["schemas"]["CreateMaheTable"]["properties"]["players"]), registry=REGISTRY
+    )
+    colours = ["red", "green", "yellow", "black", "purple", "lightblue", "darkblue"]
+    assert players.is_valid([{"name": "A", "colours": colours[:2]}, {"name": "B", "colours": colours[2:4]}])
+    assert not players.is_valid([{"name": "A", "colours": ["red"]}, {"name": "B", "colours": ["green"]}])
+    assert players.is_valid([{"name": c, "colours": [c]} for c in colours[:4]])
+    assert not players.is_valid([{"name": c, "colours": [c, "purple"]} for c in colours[:4]])
