@@ -111,6 +111,12 @@ LIMITED = {
     ("/api/tables/{table_id}/preview", "post"),
     ("/api/tables/{table_id}/seats/{seat}", "get"),
     ("/api/tables/{table_id}/stream", "get"),
+    ("/api/groups", "post"),
+    ("/api/groups/{group_id}", "put"),
+    ("/api/groups/{group_id}/tables", "post"),
+    ("/api/groups/{group_id}/tables/{table_id}", "patch"),
+    ("/api/tables/{table_id}/next", "get"),
+    ("/api/tables/{table_id}/next", "post"),
 }
 CONTENT_LANGUAGE = {
     "description": "The language `detail` and notes are said in (English when the asked one has no "
