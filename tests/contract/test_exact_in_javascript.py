@@ -141,7 +141,8 @@ def whole_game(kind: str, count: int, seed: int, mode: Any) -> WholeGame:
         return mahe_game("random", count, mode, seed, undo_rate=0.03)
     if kind == "magellan":
         return magellan_game("random", count, "outcomes", mode, seed, undo_rate=0.03)
-    return mhing_game("random", count, mode, seed, undo_rate=0.05)
+    settlement = mode if count <= 4 else 1  # MH-9: variant 2 is for 2 to 4 players
+    return mhing_game("random", count, settlement, seed, undo_rate=0.05)
 
 
 def record_of(app: Flask, client: FlaskClient, game: WholeGame) -> dict[str, Any]:
