@@ -17,6 +17,7 @@ from api.http import evening, games, groups, health, magellan, mahe, mhing, reco
 from api.http.compression import install_compression
 from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
 from api.http.conventions import apply_conventions
+from api.http.i18n import install_content_language
 from api.http.limits import install_rate_limits
 from api.http.links import add_links
 from api.http.metrics import install_metrics
@@ -27,6 +28,7 @@ from api.http.schemas import ProblemSchema
 from api.http.security import register_security_headers, trust_proxies
 from api.http.spec_style import install_spec_style
 from api.http.stream import install_change_feed
+from api.http.strict import install_query_check
 from api.http.verification import install_verification_limits
 from api.http.vocabulary import register_views, register_vocabulary
 from api.sheets.library import SheetLibrary
@@ -92,14 +94,20 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     app.config.update(
         API_TITLE="Kibitz",
         API_VERSION=API_VERSION,
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/api/docs/assets/",
         API_SPEC_OPTIONS={
-            "info": {"description": API_DESCRIPTION},
+            "info": {
+                "description": API_DESCRIPTION,
+                "license": {"name": "UNLICENSED", "identifier": "LicenseRef-UNLICENSED"},
+                "contact": {"name": "The Kibitz developers"},
+            },
             "servers": [{"url": "/"}],
+            # Reading needs no token; the operations that need one name their scheme.
+            "security": [],
         },
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         JSON_SORT_KEYS=False,
@@ -162,13 +170,17 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     register_views(api.spec)
     apply_conventions(api.spec)
     register_problem_handlers(app)
+    install_query_check(app)
+    install_content_language(app)
     register_security_headers(app)
     # Third-party web apps call the API from their own origin; writes use bearer tokens, not cookies.
     CORS(
         app,
         resources={r"/api/*": {"origins": "*"}},
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
-        expose_headers=["ETag", "Retry-After"],
+        # What a browser client may read: the next page (`Link`), the answer's language, the
+        # version for If-None-Match, and when to try again (with the rate-limit fields).
+        expose_headers=["ETag", "Retry-After", "Link", "Content-Language", "RateLimit", "RateLimit-Policy"],
         methods=["GET", "POST", "PUT", "PATCH", "OPTIONS"],
         max_age=600,
     )

@@ -30,6 +30,7 @@ KEYWORDS = {
     "MalformedEvent": (2,),
     "RuleError": (2,),
     "ApiProblem": (3,),
+    "note": (3,),  # a referee note: note(code, rule, text)
 }
 # Words the sentences take as values: translated too when a catalog has them.
 TERMS = (*TURTLE_COLOURS, *EXPLORER_NAMES.values(), "die", "egg card")
@@ -40,7 +41,7 @@ def template() -> bytes:
     for _file, _line, message, _comments, _context in extract_from_dir(
         str(ROOT / "api"), method_map=[("**.py", "python")], keywords=KEYWORDS
     ):
-        if isinstance(message, str) and message:
+        if isinstance(message, str) and any(ch.isalpha() for ch in message):  # not a bare "."
             catalog.add(message)
     for term in TERMS:
         catalog.add(term)

@@ -16,6 +16,8 @@ The algorithm (docs/records.md):
                 control characters escaped (\\u00xx in lowercase hex) — RFC 8785 for what Kibitz writes
     h0   = SHA-256(canonical({"format": "kibitz-record/1", "game", "players", "options", "seed"}))
            as lowercase hex (the chain keeps format 1's header in every format)
+    seeds: a seed above 2^53 - 1 (tables from before seeds were drawn below it) is written as a
+           string of its digits in `seed` and an undo's `reseed`; hashed as the number it is
     h(n) = SHA-256(h(n-1) as ASCII + "\\n" + canonical({"seq": n, "event": event}))
     kibitz-record/2: Ed25519 over canonical(the whole record, its "signature" without "value"):
            every field is bound, `created_at`, `finished_at` and `head` included.
@@ -48,6 +50,14 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 CHAIN_HEADER_FORMAT = "kibitz-record/1"
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def seed_number(seed: Any) -> Any:
+    """A seed written as its digits (above 2^53 - 1), as the number the chain hashed."""
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit() and int(seed) > MAX_SAFE_INTEGER:
+        return int(seed)
+    return seed
 
 
 def canonical(value: Any) -> bytes:
@@ -71,12 +81,16 @@ def check(record: dict[str, Any], key: dict[str, Any]) -> tuple[str, str]:
     if fmt not in ("kibitz-record/1", "kibitz-record/2"):
         return "invalid", f"not a Kibitz record format this script knows: {fmt!r}"
     header = {name: record.get(name) for name in ("game", "players", "options", "seed")}
+    header["seed"] = seed_number(header["seed"])
     head = hashlib.sha256(canonical({"format": CHAIN_HEADER_FORMAT, **header})).hexdigest()
     events = record.get("events", [])
     for number, entry in enumerate(events, start=1):
         if entry.get("seq") != number:
             return "invalid", f"entry {number} is missing or out of place"
-        content = canonical({"seq": entry["seq"], "event": entry["event"]})
+        event = entry["event"]
+        if isinstance(event, dict) and "reseed" in event:
+            event = {**event, "reseed": seed_number(event["reseed"])}
+        content = canonical({"seq": entry["seq"], "event": event})
         head = hashlib.sha256(head.encode("ascii") + b"\n" + content).hexdigest()
         if "hash" in entry and entry["hash"] != head:
             return "invalid", f"entry {number} was changed: its hash does not follow"

@@ -12,6 +12,8 @@ from typing import Any
 
 from apispec import APISpec
 
+from api.http.integers import bound_integers
+from api.http.openapi31 import speak_openapi_31
 from api.http.problem_codes import rule_refusals_markdown, setup_refusals_markdown
 from api.http.response_examples import PARAMETER_EXAMPLES, response_examples
 from api.i18n import available
@@ -42,7 +44,8 @@ BODY_400 = (
     "`too-deeply-nested` (over 32 levels): refused before any rule reads the body"
 )
 STATUS_TEXT = {
-    400: "The request is malformed",
+    400: "The request is malformed: a query string (read by this operation or not) that is not UTF-8 "
+    "or holds control characters (`invalid-text`, `control-character`); a body: " + BODY_400,
     401: "No token where one is needed (`unauthorized`, `seat-token-required`, `edit-token-required`)",
     403: "The token does not open this (`bad-write-token`, `bad-seat-token`, `bad-edit-token`, "
     "`seat-token-required`)",
@@ -108,6 +111,12 @@ LIMITED = {
     ("/api/tables/{table_id}/preview", "post"),
     ("/api/tables/{table_id}/seats/{seat}", "get"),
     ("/api/tables/{table_id}/stream", "get"),
+    ("/api/groups", "post"),
+    ("/api/groups/{group_id}", "put"),
+    ("/api/groups/{group_id}/tables", "post"),
+    ("/api/groups/{group_id}/tables/{table_id}", "patch"),
+    ("/api/tables/{table_id}/next", "get"),
+    ("/api/tables/{table_id}/next", "post"),
 }
 CONTENT_LANGUAGE = {
     "description": "The language `detail` and notes are said in (English when the asked one has no "
@@ -174,7 +183,6 @@ EXAMPLE_PROBLEMS = {
 # numbers over 20 digits. Said in the schemas every request reaches, so a request the document
 # calls valid is never refused as malformed.
 NO_CONTROLS = r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$"
-LARGEST = 10**20 - 1
 
 
 def _harden(node: Any) -> None:
@@ -182,9 +190,6 @@ def _harden(node: Any) -> None:
         kind = node.get("type")
         if kind == "string" and not {"enum", "pattern", "format"} & set(node):
             node["pattern"] = NO_CONTROLS
-        elif kind == "integer":
-            node.setdefault("minimum", -LARGEST)
-            node.setdefault("maximum", LARGEST)
         for key, value in node.items():
             if key not in ("example", "examples", "default"):
                 _harden(value)
@@ -206,8 +211,8 @@ def _referenced(node: Any, found: set[str]) -> None:
 
 
 def harden_requests(spec: APISpec) -> None:
-    """Bound every integer and keep control characters out of every string that a request body or
-    parameter reaches (the schemas themselves, followed through their references)."""
+    """Keep control characters out of every string that a request body or parameter reaches (the
+    schemas themselves, followed through their references)."""
     paths = spec._paths  # noqa: SLF001
     schemas = spec.components.schemas
     roots: list[Any] = []
@@ -251,6 +256,7 @@ def apply_conventions(spec: APISpec) -> None:
             responses = operation["responses"]
             responses.pop("default", None)
             statuses = {int(code) for code in responses if code.isdigit() and int(code) >= 400}
+            statuses.add(400)  # any query string is checked (api.http.strict.check_query_string)
             has_body = "requestBody" in operation
             if has_body:
                 statuses |= {400, 413, 422}
@@ -274,3 +280,5 @@ def apply_conventions(spec: APISpec) -> None:
                 parameter.setdefault("example", PARAMETER_EXAMPLES[parameter["name"]])
     spec.components.responses.clear()  # the catch-alls flask-smorest registered, now unused
     harden_requests(spec)
+    bound_integers(spec)
+    speak_openapi_31(spec)

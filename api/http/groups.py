@@ -89,12 +89,9 @@ def _link_header(link: str | None) -> dict[str, str]:
     return {"Link": f'<{link}>; rel="next"'} if link else {}
 
 
-class GroupPlayerSchema(Schema):
-    id = fields.String(
-        load_default=None,
-        validate=validate.Length(max=16),
-        metadata={"description": "Given by the server; send it back to keep the player (omit for a new one)"},
-    )
+class GroupNewPlayerSchema(Schema):
+    """A player of a new group: the server gives the ids (there is nobody to keep yet)."""
+
     name = FreeText(max_length=40, required=True, metadata={"description": "The player's name."})
     colour = FreeText(
         max_length=20,
@@ -110,6 +107,14 @@ class GroupPlayerSchema(Schema):
     )
 
 
+class GroupPlayerSchema(GroupNewPlayerSchema):
+    id = fields.String(
+        load_default=None,
+        validate=validate.Length(max=16),
+        metadata={"description": "Given by the server; send it back to keep the player (omit for a new one)"},
+    )
+
+
 class GroupPlayerOutSchema(GroupPlayerSchema):
     id = fields.String(required=True)
 
@@ -120,12 +125,15 @@ GROUP_NAME = FreeText(max_length=80, required=True, metadata={"description": "Th
 class GroupCreateSchema(Schema):
     name = GROUP_NAME
     players = fields.List(
-        fields.Nested(GroupPlayerSchema), load_default=list, validate=validate.Length(max=60)
+        fields.Nested(GroupNewPlayerSchema), load_default=list, validate=validate.Length(max=60)
     )
 
 
 class GroupUpdateSchema(GroupCreateSchema):
     expected_version = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+    players = fields.List(
+        fields.Nested(GroupPlayerSchema), load_default=list, validate=validate.Length(max=60)
+    )
 
 
 class LastSeatingSchema(Schema):
@@ -1139,7 +1147,7 @@ GROUP_STREAM_DOC = {
             "content": {
                 "text/event-stream": {
                     "schema": {"$ref": "#/components/schemas/GroupStreamEvent"},
-                    "example": None,  # filled from api.http.response_examples (GROUP_STREAM_EXAMPLE)
+                    "examples": None,  # filled from api.http.response_examples
                 }
             },
         }
@@ -1151,7 +1159,7 @@ def _group_stream_doc() -> dict[str, Any]:
     from api.http.response_examples import group_stream_example
 
     doc = json.loads(json.dumps(GROUP_STREAM_DOC))
-    doc["responses"]["200"]["content"]["text/event-stream"]["example"] = group_stream_example()
+    doc["responses"]["200"]["content"]["text/event-stream"]["examples"] = group_stream_example()
     return doc
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
-from flask import has_request_context, request
+from flask import Flask, Response, has_request_context, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -30,3 +31,28 @@ def best_language(header: str) -> str:
             if candidate in offered:
                 return candidate
     return DEFAULT
+
+
+# The `lang` query parameter of the streams (a browser's EventSource cannot send headers).
+LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$")
+
+
+def answer_language() -> str:
+    """The language an answer's words are in: `?lang` where an operation takes it, else the
+    negotiated Accept-Language."""
+    raw = request.args.get("lang") if has_request_context() else None
+    if raw is not None and LANGUAGE_TAG.fullmatch(raw):
+        return best_language(raw)
+    return asked_language()
+
+
+def install_content_language(app: Flask) -> None:
+    """Every API answer says its language (`Content-Language`), as the document declares for each:
+    the notes and problem details in it are said in that language."""
+
+    @app.after_request
+    def _said_in(response: Response) -> Response:
+        said = "Content-Language" in response.headers or response.status_code == 304
+        if request.path.startswith("/api/") and not said:
+            response.headers["Content-Language"] = answer_language()
+        return response

@@ -8,6 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from api.http.schemas import MAX_SEED
 from api.http.strict import FreeText
 from api.rules.errors import InvalidSetup, MalformedEvent
 from api.rules.magellan.constants import EXPLORERS, MONEY_VALUES, PARTS
@@ -51,7 +52,7 @@ class MagellanShipSchema(Schema):
 
 
 class MagellanSimulateSchema(Schema):
-    seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=2**62))
+    seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEED))
     count = fields.Integer(
         strict=True,
         required=True,

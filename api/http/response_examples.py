@@ -53,25 +53,21 @@ PARAMETER_EXAMPLES: dict[str, Any] = {
 }
 
 
-def group_stream_example() -> str:
-    """A group's stream as a client reads it: `listening`, a heartbeat, then a table finishing."""
+def group_stream_example() -> dict[str, Any]:
+    """A group's stream as an SSE client parses it: `listening`, then a table finishing (the media
+    type's `examples`, each one event valid against `GroupStreamEvent`, its `data:` parsed)."""
     entry = group_examples()["getGroupHistory"]["entries"][0]
 
-    def event(kind: str, event_id: str, data: dict[str, Any]) -> str:
-        payload = json.dumps(data, separators=(",", ":"), sort_keys=True)
-        return f"id: {event_id}\nevent: {kind}\ndata: {payload}\n\n"
-
-    def message(kind: str, tables: dict[str, int], entry: Any) -> dict[str, Any]:
-        return {"type": kind, "kind": kind, "group_id": GROUP_ID, "tables": tables, "entry": entry}
+    def event(kind: str, event_id: str, tables: dict[str, int], entry: Any) -> dict[str, Any]:
+        data = {"type": kind, "kind": kind, "group_id": GROUP_ID, "tables": tables, "entry": entry}
+        return {"summary": f"A `{kind}` event", "value": {"event": kind, "id": event_id, "data": data}}
 
     before = {"playing": 1, "finished": 0, "abandoned": 0}
     after = {"playing": 0, "finished": 1, "abandoned": 0}
-    return (
-        "retry: 2000\n\n"
-        + event("listening", "0", message("listening", before, None))
-        + ": heartbeat\n\n"
-        + event("finished", "1f", message("finished", after, entry))
-    )
+    return {
+        "listening": event("listening", "0", before, None),
+        "finished": event("finished", "1f", after, entry),
+    }
 
 
 def group_examples() -> dict[str, Any]:

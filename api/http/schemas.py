@@ -6,9 +6,36 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from api.http.problem_codes import catalog
 from api.http.strict import FreeText
+from api.rules.common.seeds import LEGACY_MAX_SEED, MAX_SAFE_INTEGER, SEED_DIGITS, read_seed
 from api.rules.registry import GAMES
 
-MAX_SEED = 2**62
+MAX_SEED = MAX_SAFE_INTEGER  # new seeds, and seeds a creator chooses (api.rules.common.seeds)
+# A seed as the API shows it: the number, or (a table from before seeds stayed below 2^53) its digits.
+SEED_FORMS = [
+    {"type": "integer", "minimum": 0, "maximum": MAX_SAFE_INTEGER},
+    {
+        "type": "string",
+        "pattern": SEED_DIGITS,
+        "description": "A seed above 2^53 − 1 (a table from before seeds were drawn below it), as its "
+        "decimal digits, so that JavaScript reads it exactly",
+    },
+]
+
+
+class ShownSeed(fields.Field):
+    """A seed as api.rules.common.seeds writes it (a number, or the digits of a larger one); a record
+    sent back may carry either form, and is hashed and replayed with the number."""
+
+    def _serialize(self, value: object, attr: str | None, obj: object, **kwargs: object) -> object:
+        return value
+
+    def _deserialize(self, value: object, attr: str | None, data: object, **kwargs: object) -> object:
+        number = read_seed(value)
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= LEGACY_MAX_SEED:
+            raise ValidationError("A whole number from 0 to 9007199254740991, or a larger seed's digits.")
+        if isinstance(value, int) and value > MAX_SAFE_INTEGER:
+            raise ValidationError("A seed above 9007199254740991 is written as a string of its digits.")
+        return value
 # Typed in the document by name (api.http.view_schemas; markers resolved by api.http.vocabulary).
 OPTIONS_REQUESTS = ["MaheOptionsRequest", "MagellanOptionsRequest", "MhingOptionsRequest"]
 OPTIONS = ["MaheOptions", "MagellanOptions", "MhingOptions"]
@@ -126,10 +153,10 @@ class TableSchema(Schema):
         metadata={"description": "Who decides next, the allowed events with their odds, and `undo.possible`"},
     )
     result = fields.Dict(allow_none=True, metadata={"description": "Final standings once finished"})
-    seed = fields.Integer(
-        strict=True,
+    seed = ShownSeed(
         allow_none=True,
         metadata={
+            "oneOf": SEED_FORMS,
             "description": "The table's seed: shown from the start when the creator chose it, else revealed "
             "once the game is finished (an undo that reopens it draws on from a fresh secret seed, "
             "recorded in that undo entry as `reseed`)"
@@ -354,7 +381,7 @@ class RecordSchema(Schema):
     game = fields.String(required=True, metadata={"enum": list(GAMES)})
     players = fields.List(fields.Nested(PlayerSetupSchema), required=True, validate=validate.Length(min=1))
     options = fields.Dict(load_default=dict, metadata={"x-any-of": OPTIONS_REQUESTS})
-    seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEED))
+    seed = ShownSeed(required=True, metadata={"oneOf": SEED_FORMS})
     events = fields.List(fields.Nested(RecordEventSchema), required=True)
     result = fields.Dict(allow_none=True, metadata={"x-any-of": RESULTS})
     table_id = fields.String(metadata={"description": "The table it was exported from"})

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -23,7 +22,7 @@ from flask_smorest import Blueprint
 from api.errors import ApiProblem
 from api.http.context import STORE_KEY, bearer_token, store
 from api.http.editions import Editions
-from api.http.i18n import asked_language, best_language
+from api.http.i18n import LANGUAGE_TAG, asked_language, best_language
 from api.http.limits import client_address, guard_token, limit_response
 from api.http.press import Press, Reader, Requests, direct_socket
 from api.http.view_cache import VIEWS_KEY, ViewCache
@@ -37,7 +36,6 @@ EDITIONS_KEY = "kibitz.editions"
 STARTERS_KEY = "kibitz.changes.start"
 OPEN_STREAMS_KEY = "kibitz.streams.open"
 EVENT_STREAM = "text/event-stream"
-LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$")
 
 STREAM_DOC = {
     "parameters": [
@@ -91,12 +89,49 @@ STREAM_DOC = {
             "content": {
                 EVENT_STREAM: {
                     "schema": {"$ref": "#/components/schemas/TableStreamEvent"},
-                    "example": 'retry: 2000\n\nid: 4\nevent: table\ndata: {"entries":[],"private":null,'
-                    '"table":{"game":"mahe","id":"q3v…","version":4},"type":"table","version":4}\n\n'
-                    ': heartbeat\n\nid: 5\nevent: patch\ndata: {"base":4,"entries":[{"at":"2026-11-28T09:'
-                    '00:00+00:00","event":{"type":"die","value":4},"kind":"game","seq":5,"undoes":null}],'
-                    '"patch":[{"op":"replace","path":"/state/turn/sum","value":4},{"op":"replace",'
-                    '"path":"/version","value":5}],"private":null,"type":"patch","version":5}\n\n',
+                    "examples": {
+                        "table": {
+                            "summary": "The first event: the whole table",
+                            "value": {
+                                "event": "table",
+                                "id": "4",
+                                "retry": 2000,
+                                "data": {
+                                    "type": "table",
+                                    "version": 4,
+                                    "entries": [],
+                                    "table": "filled in by _stream_doc()",
+                                    "private": None,
+                                },
+                            },
+                        },
+                        "patch": {
+                            "summary": "With ?patches=true, each later change as a JSON Patch",
+                            "value": {
+                                "event": "patch",
+                                "id": "5",
+                                "data": {
+                                    "type": "patch",
+                                    "version": 5,
+                                    "base": 4,
+                                    "entries": [
+                                        {
+                                            "seq": 5,
+                                            "at": "2026-11-28T09:00:00+00:00",
+                                            "kind": "game",
+                                            "event": {"type": "die", "value": 4},
+                                            "undoes": None,
+                                        }
+                                    ],
+                                    "patch": [
+                                        {"op": "replace", "path": "/state/turn/sum", "value": 4},
+                                        {"op": "replace", "path": "/version", "value": 5},
+                                    ],
+                                    "private": None,
+                                },
+                            },
+                        },
+                    },
                 }
             },
         }
@@ -188,9 +223,19 @@ def _seat() -> int | None:
     return int(raw)
 
 
+
+def _stream_doc() -> dict[str, Any]:
+    """STREAM_DOC with the example's whole table (the create example's Mahé table at version 4)."""
+    from api.http.response_examples import mahe_table
+
+    doc: dict[str, Any] = json.loads(json.dumps(STREAM_DOC))
+    examples = doc["responses"]["200"]["content"][EVENT_STREAM]["examples"]
+    examples["table"]["value"]["data"]["table"] = mahe_table(4)
+    return doc
+
 @blp.route("/<string:table_id>/stream")
 class TableStream(MethodView):
-    @blp.doc(operationId="streamTable", **STREAM_DOC)
+    @blp.doc(operationId="streamTable", **_stream_doc())
     @blp.alt_response(400, response="BAD_REQUEST", description="Malformed Last-Event-ID, seat or lang")
     @blp.alt_response(401, response="UNAUTHORIZED", description="`?seat` without a seat token")
     @blp.alt_response(403, response="FORBIDDEN", description="Not this seat's token")

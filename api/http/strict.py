@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import string
 import unicodedata
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.errors import ApiProblem
 from api.rules.common import text
+from api.rules.common.seeds import MAX_SAFE_INTEGER
 
 
 class StrictBoolean(fields.Boolean):
@@ -126,15 +128,36 @@ def _listed(validators: Any) -> list[Any]:
 
 # -- JSON bodies: limits checked before any schema or rule sees the data --------------------------
 
+_WHOLE = re.compile(r"[+-]?[0-9]{1,40}")
 MAX_DEPTH = 32  # the deepest real body (a Magellan board sheet in an event) nests 6 levels
-MAX_INT_DIGITS = 20  # seeds go up to 2**62 (19 digits); nothing the referee counts comes near
+MAX_INT_DIGITS = 20  # parsed at all; then within ±(2^53 − 1) (exact()), seeds included
 _ALLOWED_CONTROLS = frozenset("\t\n\r")
 
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
         raise ApiProblem(400, "number-too-long", f"Numbers have at most {MAX_INT_DIGITS} digits.")
-    return int(text)
+    return exact(int(text))
+
+
+def _float(text: str) -> float | int:
+    """A number with a fraction part or an exponent. One whose value is whole (`44.0`, `4.4e1`) is
+    that integer: JSON Schema (the document's dialect, OpenAPI 3.1) counts it as an integer too."""
+    number = float(text)
+    if math.isfinite(number) and number.is_integer():
+        return exact(int(number))
+    return number
+
+
+def exact(number: int) -> int:
+    """A whole number every client reads exactly (JavaScript: within ±(2^53 − 1)), or 400."""
+    if abs(number) > MAX_SAFE_INTEGER:
+        raise ApiProblem(
+            400,
+            "number-too-large",
+            "Whole numbers must lie between -9007199254740991 and 9007199254740991.",
+        )
+    return number
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -179,7 +202,9 @@ def strict_json(data: bytes | str) -> Any:
     if _nesting(text) > MAX_DEPTH:
         raise ApiProblem(400, "too-deeply-nested", f"JSON may nest at most {MAX_DEPTH} levels deep.")
     try:
-        value = json.loads(text, parse_int=_int, parse_constant=_constant, object_pairs_hook=_object)
+        value = json.loads(
+            text, parse_int=_int, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object
+        )
     except json.JSONDecodeError as error:
         raise ApiProblem(400, "invalid-json", f"The body is not valid JSON: {error.msg}.") from None
     stack = [value]
@@ -245,9 +270,11 @@ class StrictParser(FlaskParser):
     def load_querystring(self, req: Any, schema: Schema) -> Any:
         """Query parameters get the refusals text in a body gets (400 `control-character`, …),
         every operation alike: the document's patterns say so for each of them."""
-        for values in req.args.listvalues():
+        for key, values in req.args.lists():
             for value in values:
                 _check_text(value)
+                if isinstance(schema.fields.get(key), fields.Integer) and _WHOLE.fullmatch(value):
+                    exact(int(value))
         return super().load_querystring(req, schema)
 
 
@@ -310,3 +337,33 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
         return True
     opaque = etag.removeprefix("W/")
     return any(tag.strip().removeprefix("W/") == opaque for tag in if_none_match.split(","))
+
+
+# -- every query string -------------------------------------------------------------------------------
+
+
+def check_query_string(raw: bytes) -> None:
+    """Any operation's query string, read or not, gets the refusals a body's text gets (400
+    `invalid-text`, `control-character`): what a client sends is either clean or refused, never
+    silently passed on to a log or a proxy."""
+    from urllib.parse import parse_qsl
+
+    try:
+        pairs = parse_qsl(raw.decode("utf-8"), keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeError:
+        raise ApiProblem(
+            400, "invalid-text", "Text must be valid Unicode (a lone surrogate such as \\ud800 is not)."
+        ) from None
+    for key, value in pairs:
+        _check_text(key)
+        _check_text(value)
+
+
+def install_query_check(app: Any) -> None:
+    """Run check_query_string before every API request."""
+    from flask import request
+
+    @app.before_request
+    def _query() -> None:
+        if request.path.startswith("/api/") and request.query_string:
+            check_query_string(request.query_string)

@@ -15,8 +15,10 @@ from typing import Any, get_args
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.mhing import ScoreResultSchema
+from api.http.problem_codes import catalog
 from api.rules.magellan.constants import EXPLORERS, PARTS, SIDES
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
+from api.rules.magellan.sheet import parts_of
 from api.rules.magellan.state import Todo
 from api.rules.mahe.constants import TURTLE_COLOURS
 from api.rules.mahe.events import EVENT_FIELDS as MAHE_EVENTS
@@ -321,12 +323,31 @@ SheetParts = strict(
     {"left": fields.Nested(SheetEntry, allow_none=True), "right": fields.Nested(SheetEntry, allow_none=True)},
     "Vasco da Gama side B: each field has a left and a right part (MG-8).",
 )
-SHEET_FIELD = {"x-any-of": ["BoardSheetEntry", "BoardSheetParts"]}
-# Any part of a sheet may be null or left out: read as not typed in yet (MG-2).
-SheetSide = strict("BoardSheetSide", {f: fields.Raw(allow_none=True, metadata=SHEET_FIELD) for f in FIELDS})
-SheetExplorer = strict("BoardSheetExplorer", {s: fields.Nested(SheetSide, allow_none=True) for s in SIDES})
+# Any part of a sheet may be null or left out: read as not typed in yet (MG-2). A field is whole, or
+# (Vasco da Gama side B, MG-8) in a left and a right part: each side says which, so the document
+# takes exactly the shapes the rules take (api.rules.magellan.sheet.parts_of).
+SheetSide = strict(
+    "BoardSheetSide", {f: fields.Nested(SheetEntry, allow_none=True) for f in FIELDS}, "Whole fields."
+)
+SheetPartedSide = strict(
+    "BoardSheetPartedSide",
+    {f: fields.Nested(SheetParts, allow_none=True) for f in FIELDS},
+    "Fields in a left and a right part (Vasco da Gama side B, MG-8).",
+)
+
+
+def _sheet_explorer(explorer: str) -> type[Schema]:
+    parted = [side for side in SIDES if parts_of(explorer, side) != (None,)]
+    name = "BoardSheetExplorer" + "".join(f"Parted{side}" for side in parted)
+    shapes = {side: SheetPartedSide if side in parted else SheetSide for side in SIDES}
+    if name not in _SHEET_EXPLORERS:
+        _SHEET_EXPLORERS[name] = strict(name, {s: fields.Nested(shapes[s], allow_none=True) for s in SIDES})
+    return _SHEET_EXPLORERS[name]
+
+
+_SHEET_EXPLORERS: dict[str, type[Schema]] = {}
 SheetExplorers = strict(
-    "BoardSheetExplorers", {e: fields.Nested(SheetExplorer, allow_none=True) for e in EXPLORERS}
+    "BoardSheetExplorers", {e: fields.Nested(_sheet_explorer(e), allow_none=True) for e in EXPLORERS}
 )
 BoardSheet = strict(
     "BoardSheet",
@@ -909,10 +930,24 @@ GroupStreamEvent = strict(
 )
 ALSO_REGISTERED += [GroupTableCounts, GroupStreamMessage, GroupStreamEvent]
 
+def verdict_codes() -> list[str]:
+    """Every code a verification's `problem` can have: its own, and any refusal of the rules."""
+    from api.tables.record import VERDICT_CODES
+
+    rules = catalog()
+    refusals = {r["code"] for listed in (*rules["rules"].values(), rules["setup"]) for r in listed}
+    return sorted(set(VERDICT_CODES) | refusals)
+
+
 RefusedRecord = strict(
     "RecordRefusal",
     {
-        "code": text("Stable, e.g. `game-not-finished`"),
+        "code": text(
+            "Stable: `record-tampered` (an entry changed, removed or moved: the chain breaks), "
+            "`record-unsigned`, `record-signature-invalid`, `result-mismatch`, `game-not-finished`, "
+            "or the rules' own refusal of an entry or of the setup (with its `rule`)",
+            one_of=verdict_codes(),
+        ),
         "detail": text(),
         "rule": text("e.g. MA-3", null=True),
     },

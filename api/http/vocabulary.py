@@ -16,6 +16,7 @@ from apispec import APISpec
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http import view_schemas as views
+from api.http.schemas import SEED_FORMS
 from api.http.strict import TEXT_PATTERN, TEXT_RULE
 from api.rules.common import events as common
 from api.rules.magellan.events import AUCTION_STEPS, MAX_AUCTION_STEPS
@@ -189,8 +190,8 @@ def register_vocabulary(spec: APISpec) -> None:
         ANY_EVENT,
         {
             "description": "An event of the table's game, or an undo. Event types are unique across games.",
-            "oneOf": [{"$ref": target} for target in mapping.values()],
-            "discriminator": {"propertyName": "type", "mapping": mapping},
+            # Each game's union (with its own discriminator), then the undo any table takes.
+            "oneOf": [_ref(f"{game}Event") for game in VOCABULARY] + [{"$ref": mapping["undo"]}],
         },
     )
     for body in ("Append", "Preview"):
@@ -222,8 +223,9 @@ def register_logged(spec: APISpec, mapping: dict[str, str]) -> None:
         logged[kind] = f"#/components/schemas/Logged{name}"
     undo = copy.deepcopy(components[UNDO])
     undo["properties"]["reseed"] = {
-        "anyOf": [{"type": "integer", "minimum": 0}, HIDDEN],
-        "description": "The fresh seed an undo that reopened a finished game drew",
+        "anyOf": [*copy.deepcopy(SEED_FORMS), HIDDEN],
+        "description": "The fresh seed an undo that reopened a finished game drew (`hidden` until the "
+        "game is over)",
     }
     undo.pop("example", None)
     spec.components.schema("LoggedUndoEvent", undo)
@@ -367,26 +369,35 @@ NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": TEXT_PATTE
         "description": f"The player's name. {TEXT_RULE}"}  # fmt: skip
 
 
+MAHE_PLAYER = {
+    "type": "object",
+    "required": ["name", "colours"],
+    "additionalProperties": False,
+    "properties": {
+        "name": NAME,
+        "colours": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 2,
+            "uniqueItems": True,
+            "items": {"type": "string", "enum": list(TURTLE_COLOURS)},
+            "description": "Turtle colours: two each with 2–3 players, one each with 4–7 (MA-2)",
+        },
+    },
+}
+
+
+def turtles_each(count: int) -> dict[str, Any]:
+    """A Mahé player who brings `count` turtle colours (MA-2)."""
+    player = copy.deepcopy(MAHE_PLAYER)
+    player["properties"]["colours"].update(minItems=count, maxItems=count)
+    return player
+
+
 def register_creation(spec: APISpec) -> None:
     """`CreateTable` as one schema per game (discriminator `game`): its player count (MA-2, MG-3,
     MH-2), what each player brings (Mahé: the turtle colours) and its options with their values."""
     generic = spec.components.schemas["CreateTable"]
-    mahe_player = {
-        "type": "object",
-        "required": ["name", "colours"],
-        "additionalProperties": False,
-        "properties": {
-            "name": NAME,
-            "colours": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": 2,
-                "uniqueItems": True,
-                "items": {"type": "string", "enum": list(TURTLE_COLOURS)},
-                "description": "Turtle colours: two each with 2–3 players, one each with 4–7 (MA-2)",
-            },
-        },
-    }
     named = {
         "type": "object",
         "required": ["name"],
@@ -400,8 +411,16 @@ def register_creation(spec: APISpec) -> None:
         typed["properties"]["players"].update(
             minItems=game.min_players,
             maxItems=game.max_players,
-            items=mahe_player if game.name == "mahe" else named,
+            items=copy.deepcopy(MAHE_PLAYER) if game.name == "mahe" else named,
         )
+        if game.name == "mahe":  # MA-2: the number of colours each brings follows the player count
+            typed["properties"]["players"].update(
+                {
+                    "if": {"minItems": 4},
+                    "then": {"items": turtles_each(1)},
+                    "else": {"items": turtles_each(2)},
+                }
+            )
         typed["properties"]["options"] = _ref(f"{game.name.capitalize()}OptionsRequest")
         name = f"Create{game.name.capitalize()}Table"
         spec.components.schema(name, typed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from api.rules.common.seeds import read_seed, shown_seed
 from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.game import Game
 
@@ -57,10 +58,11 @@ def check_undo_target(target: int | None, head: int) -> None:
 
 
 def public_undo(payload: Mapping[str, Any], finished: bool) -> dict[str, Any]:
-    """A recorded undo as the open log shows it: a fresh seed stays secret until the game is over."""
-    if finished or RESEED not in payload:
+    """A recorded undo as the open log shows it: a fresh seed stays secret until the game is over
+    (then shown as api.rules.common.seeds writes seeds)."""
+    if RESEED not in payload:
         return dict(payload)
-    return {**payload, RESEED: HIDDEN}
+    return {**payload, RESEED: shown_seed(payload[RESEED]) if finished else HIDDEN}
 
 
 def replay(
@@ -124,6 +126,7 @@ def undone_to(game: Game, before: Any, current: Any, fresh_seed: int | None = No
 
 
 def _seed(value: Any) -> int:
+    value = read_seed(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise MalformedEvent("invalid-reseed", "A recorded undo's seed must be an integer.")
     return value

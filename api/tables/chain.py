@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from api.config import ROOT
+from api.rules.common.seeds import read_seed
 
 # The stored chain and its per-entry head signatures keep format 1's definitions: the genesis header
 # names "kibitz-record/1" whatever the export's own format (the hashes stored since then stay good).
@@ -56,11 +57,15 @@ def canonical(value: Any) -> bytes:
 def genesis(header: Mapping[str, Any]) -> str:
     """What the first entry's hash builds on: the game, its players, options and seed."""
     fields = {"format": CHAIN_FORMAT, **{k: header.get(k) for k in HEADER_FIELDS if k != "format"}}
+    fields["seed"] = read_seed(fields["seed"])  # hashed as the number, however a record writes it
     return hashlib.sha256(canonical(fields)).hexdigest()
 
 
 def link(previous: str, seq: int, event: Mapping[str, Any]) -> str:
-    """One entry's hash: over the previous hash, its sequence number and its event."""
+    """One entry's hash: over the previous hash, its sequence number and its event (an undo's
+    `reseed` as the number, however a record writes it: api.rules.common.seeds)."""
+    if "reseed" in event:
+        event = {**event, "reseed": read_seed(event["reseed"])}
     content = canonical({"seq": seq, "event": event})
     return hashlib.sha256(previous.encode("ascii") + b"\n" + content).hexdigest()
 

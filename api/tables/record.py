@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from api.errors import ApiProblem
+from api.rules.common.seeds import shown_seed
 from api.rules.errors import RuleError
 from api.rules.replay import replay
 from api.tables.chain import (
@@ -58,7 +59,7 @@ def build_record(table: TableRow, entries: list[dict[str, Any]], key: RecordKey)
         "table_id": table.id,
         "players": table.players,
         "options": table.options,
-        "seed": table.seed,
+        "seed": shown_seed(table.seed),
         "events": [{"seq": e["seq"], "event": e["event"], "hash": e["hash"]} for e in entries],
         "result": result,
         "created_at": table.created_at.isoformat(),
@@ -244,6 +245,13 @@ SIGNATURE_PROBLEMS = {
         "another server signed it.",
     ),
 }
+# The codes a verdict's `problem` has besides the rules' own refusals (a replay the rules refuse).
+VERDICT_CODES = (
+    "record-tampered",
+    "result-mismatch",
+    "game-not-finished",
+    *(code for code, _ in SIGNATURE_PROBLEMS.values()),
+)
 
 
 def verify_record(

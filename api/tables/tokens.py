@@ -8,6 +8,8 @@ import hmac
 import re
 import secrets
 
+from api.rules.common.seeds import SEED_BITS
+
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16}")
 
 
@@ -35,7 +37,8 @@ def token_matches(token: str, stored_hash: str) -> bool:
 
 
 def new_seed() -> int:
-    return secrets.randbits(62)
+    """Below 2^53, so that every client reads it exactly (api.rules.common.seeds)."""
+    return secrets.randbits(SEED_BITS)
 
 
 def new_salt() -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.i18n import DEFAULT, localize_notes
+from api.rules.common.seeds import shown_seed
 from api.rules.referee import rules_view
 from api.rules.registry import get_game
 from api.tables.store import TableRow
@@ -30,7 +31,7 @@ def table_view(table: TableRow, language: str = DEFAULT) -> dict[str, Any]:
         # The seed decides every future server draw, so it is shown only once nothing is left to draw
         # (an undo that reopens the game draws on from a fresh secret seed), or from the start when
         # the creator chose it, so that nobody foresees more than the others.
-        "seed": table.seed if table.finished or table.seed_public else None,
+        "seed": shown_seed(table.seed) if table.finished or table.seed_public else None,
         "created_at": table.created_at,
         "updated_at": table.updated_at,
     }

@@ -101,11 +101,9 @@ def test_the_document_says_the_group_stream_is_server_sent_events() -> None:
     assert content["text/event-stream"]["schema"] == {"$ref": "#/components/schemas/GroupStreamEvent"}
     data = DOC["components"]["schemas"]["GroupStreamEvent"]["properties"]["data"]
     assert data == {"$ref": "#/components/schemas/GroupStreamItem"}
-    # The document's example is a stream whose every event is a GroupStreamItem.
-    example = content["text/event-stream"]["example"]
-    messages = [
-        json.loads(line.removeprefix("data: ")) for line in example.splitlines() if line.startswith("data: ")
-    ]
+    # The document's examples are events whose every `data` is a GroupStreamItem.
+    examples = content["text/event-stream"]["examples"]
+    messages = [example["value"]["data"] for example in examples.values()]
     assert [m["type"] for m in messages] == [m["kind"] for m in messages] == ["listening", "finished"]
     assert not [e.message for m in messages for e in GROUP_MESSAGE.iter_errors(m)]
 

@@ -105,3 +105,27 @@ def test_the_typescript_schemas_have_no_unknown(tmp_path: Path) -> None:
     assert operation.count("unknown") == 1 and re.search(r"value\?: unknown;", operation), operation
     for name in ("MaheView", "MagellanView", "MhingView", "LoggedEvent", "AnyEvent", "MaheAction"):
         assert f"        {name}: " in schemas, name
+
+
+def test_an_enum_or_null_is_one_python_enum(python_client: tuple[Path, str]) -> None:
+    """A field that is one of some words or null (a Magellan card's `part`, the history's `game`
+    filter) gets one enum class, not one per branch of a type list (issue 35: three identical ones)."""
+    out, _ = python_client
+    members: dict[str, list[tuple[str, ...]]] = {}
+    for module in sorted((out / "models").glob("*.py")):
+        for node in ast.parse(module.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(base, ast.Name) and base.id.endswith("Enum") for base in node.bases
+            ):
+                values = tuple(
+                    sorted(
+                        ast.literal_eval(n.value)
+                        for n in node.body
+                        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+                    )
+                )
+                stem = re.sub(r"(Type\d+)+$", "", node.name)
+                members.setdefault(stem, []).append(values)
+    twins = {stem: found for stem, found in members.items() if len(found) > 1}
+    assert not twins, twins
+    assert ("left", "right") in members["MagellanCardPart"]

@@ -11,14 +11,18 @@ from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.mhing.premiums import points as points_for
 
 # Each event type with the fields it takes (besides `type` and the sending `seat`).
-MAX_PREMIUMS = 300
 MAX_POINTS = 2**30
+# The most premiums whose MH-8 points stay within MAX_POINTS (82 → 2^30), far beyond any real hand:
+# more would make scores no JavaScript client reads exactly (2^53 and up).
+MAX_PREMIUMS = 82
 _SEAT = (0, 5)
 EVENT_FIELDS: dict[str, common.Fields] = {
     "round_won": {  # MH-5, MH-6, MH-9
         "winner": common.integer("The seat that went out (MH-3)", *_SEAT, required=True),
         "discarder": common.integer("Whose discard completed the hand; none from the stack (MH-9)", *_SEAT),
-        "hand": common.Field("hand", "The winning hand: MH-10 notation or `{groups, hidden, flowers}`", True),
+        "hand": common.Field(
+            "hand", "The winning hand as `{groups, hidden, flowers}`, each in MH-10 notation", True
+        ),
     },
     "round_points": {  # MH-8, MH-9
         "winner": common.integer("The seat that went out (MH-3)", *_SEAT, required=True),

@@ -11,7 +11,7 @@ import { premiumsAndPoints } from "./breakdown.js";
 /** @typedef {Schemas["MhingTable"]} MhingTable */
 
 const POINT_VALUES = [0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
-const MAX_PREMIUMS = 300;
+const MAX_PREMIUMS = 82; // api/rules/mhing/events.py: MH-8 points up to 2^30
 
 /** @param {MhingTable} table */
 function roundInfo(table) {
