@@ -186,8 +186,13 @@ def register_logged(spec: APISpec, mapping: dict[str, str]) -> None:
         logged[kind] = f"#/components/schemas/Logged{name}"
     undo = copy.deepcopy(components[UNDO])
     undo["properties"]["reseed"] = {
-        "anyOf": [{"type": "integer", "minimum": 0}, HIDDEN],
-        "description": "The fresh seed an undo that reopened a finished game drew",
+        "anyOf": [
+            {"type": "integer", "minimum": 0},
+            {"type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$", "maxLength": 19},
+            HIDDEN,
+        ],
+        "description": "The fresh seed an undo that reopened a finished game drew (in a "
+        "`kibitz-record/3` record its decimal digits as a string: it reaches 2^62)",
     }
     undo.pop("example", None)
     spec.components.schema("LoggedUndoEvent", undo)
