@@ -7,11 +7,11 @@ import io
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rfc8785 import IntegerDomainError
+
 from api.errors import ApiProblem
 from api.rules.errors import RuleError
 from api.rules.replay import replay
-from rfc8785 import IntegerDomainError
-
 from api.tables.chain import (
     CHAIN_ALGORITHM,
     RECORD_FORMAT,
