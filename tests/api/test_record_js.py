@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from api.tables.chain import canonical
 from tests.api.magellan_finish import play_to_the_end
 from tests.api.table_client import TableDriver, dice, reveal
 from tests.api.test_record_heads import edited, paths
@@ -166,6 +167,14 @@ def test_javascript_and_python_agree_on_random_records(
     rfc8785.dumps(record)  # every number in it is exact in a double: JCS writes the whole record
     reseeds = [e["event"]["reseed"] for e in record["events"] if "reseed" in e["event"]]
     assert all(isinstance(r, str) for r in reseeds)
+    # docs/records.md: Chain JSON is JCS but for the seeds (integers in full there).
+    for entry in record["events"]:
+        if "reseed" not in entry["event"]:
+            assert canonical({"seq": entry["seq"], "event": entry["event"]}) == rfc8785.dumps(
+                {"seq": entry["seq"], "event": entry["event"]}
+            )
+    header = {k: record[k] for k in ("game", "players", "options")}
+    assert canonical(header) == rfc8785.dumps(header)
 
     said = node.check(record, key)
     assert said["verdict"] == "valid", said
