@@ -168,7 +168,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         app,
         resources={r"/api/*": {"origins": "*"}},
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
-        expose_headers=["ETag", "Retry-After"],
+        expose_headers=["ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "Link"],
         methods=["GET", "POST", "PUT", "PATCH", "OPTIONS"],
         max_age=600,
     )

@@ -198,7 +198,9 @@ def spend_publish_budget(tag: str) -> None:
     `publish-budget-spent` with Retry-After. Publishing numbers already published costs nothing."""
     limits: RateLimits = current_app.extensions[LIMITS_KEY]
     items = parse_many(current_app.config["KIBITZ_PUBLISH_LIMIT"])
-    if not limits.hit_all(items, "publish", tag):
+    allowed = limits.hit_all(items, "publish", tag)
+    limits.announce("publish", items, "publish", tag)
+    if not allowed:
         wait = limits.retry_after(items, "publish", tag)
         raise ApiProblem(
             429,
