@@ -12,6 +12,7 @@ from typing import Any
 
 from apispec import APISpec
 
+from api.http.conditional import ETAGGED, IF_NONE_MATCH
 from api.http.limits import COUNTED, LIMITED_OPERATIONS, quota_sentence
 from api.http.problem_codes import rule_refusals_markdown, setup_refusals_markdown
 from api.http.response_examples import PARAMETER_EXAMPLES, response_examples
@@ -97,6 +98,10 @@ PER_OPERATION = {
     "`invalid-request`",
     ("/api/mhing/score", "post", 422): "An unknown card, an impossible count (MH-1), a bad group, or "
     "`invalid-request`",
+}
+ETAG = {
+    "description": "A weak tag of this answer: send it as `If-None-Match` to get 304 while it is unchanged",
+    "schema": {"type": "string"},
 }
 RATE_LIMIT_HEADERS = {
     "RateLimit": {"$ref": "#/components/headers/RateLimit"},
@@ -260,6 +265,8 @@ def apply_conventions(spec: APISpec) -> None:
     paths = spec._paths  # noqa: SLF001 - apispec keeps registered paths here; no public accessor
     examples = response_examples()
     spec.components.parameter("AcceptLanguage", "header", ACCEPT_LANGUAGE)
+    spec.components.parameter("IfNoneMatch", "header", IF_NONE_MATCH)
+    spec.components.header("ETag", ETAG)
     spec.components.header("RateLimit", RATE_LIMIT)
     spec.components.header("RateLimit-Policy", RATE_LIMIT_POLICY)
     spec.components.security_scheme(
@@ -284,6 +291,13 @@ def apply_conventions(spec: APISpec) -> None:
             for status in sorted(statuses):
                 responses[str(status)] = _problem_response(path, method, status, EXAMPLE_PROBLEMS[status])
             operation.setdefault("parameters", []).append({"$ref": "#/components/parameters/AcceptLanguage"})
+            if operation["operationId"] in ETAGGED:
+                operation.setdefault("parameters", []).append({"$ref": "#/components/parameters/IfNoneMatch"})
+                responses["304"] = {
+                    "description": "Not modified: the answer you have (its `ETag`) is still the answer",
+                    "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+                }
+                responses["200"].setdefault("headers", {})["ETag"] = {"$ref": "#/components/headers/ETag"}
             kinds = LIMITED.get((path, method), ())
             if kinds:
                 said = operation.get("description", "").rstrip()

@@ -29,6 +29,7 @@ from api.groups import outcomes
 from api.groups.history import Played, history_entry, kept, progress
 from api.groups.offloop import pause
 from api.groups.store import GroupRow, GroupStore, Membership, group_key
+from api.http.conditional import etagged
 from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
 from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
@@ -510,6 +511,7 @@ class Groups(MethodView):
 
 @blp.route("/<string:group_id>")
 class GroupResource(MethodView):
+    @etagged("getGroup")
     @blp.doc(operationId="getGroup")
     @blp.response(200, GroupSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such group")
@@ -592,6 +594,7 @@ class GroupTable(MethodView):
 
 @blp.route("/<string:group_id>/tables/<string:table_id>/progress")
 class GroupTableProgress(MethodView):
+    @etagged("getGroupTableProgress")
     @blp.doc(operationId="getGroupTableProgress")
     @blp.response(200, ProgressSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such group, table, or no finished game")
@@ -613,6 +616,7 @@ class GroupTableProgress(MethodView):
 
 @blp.route("/<string:group_id>/history")
 class GroupHistory(MethodView):
+    @etagged("getGroupHistory")
     @blp.doc(operationId="getGroupHistory")
     @blp.arguments(HistoryQuerySchema, location="query")
     @blp.response(
@@ -648,6 +652,7 @@ class GroupHistory(MethodView):
 
 @blp.route("/<string:group_id>/stats")
 class GroupStats(MethodView):
+    @etagged("getGroupStats")
     @blp.doc(operationId="getGroupStats")
     @blp.arguments(StatsQuerySchema, location="query")
     @blp.response(200, StatsSchema)
@@ -665,6 +670,7 @@ class GroupStats(MethodView):
 
 @blp.route("/<string:group_id>/head-to-head")
 class GroupHeadToHead(MethodView):
+    @etagged("getGroupHeadToHead")
     @blp.doc(operationId="getGroupHeadToHead")
     @blp.arguments(HeadToHeadQuerySchema, location="query")
     @blp.response(200, HeadToHeadSchema)
@@ -745,6 +751,7 @@ CSV_COLUMNS = ["started_at", "table_id", "game", "status", "seat", "player", "sc
 
 @blp.route("/<string:group_id>/export.csv")
 class GroupExportCsv(MethodView):
+    @etagged("exportGroupCsv")
     @blp.doc(operationId="exportGroupCsv")
     @blp.arguments(CsvQuerySchema, location="query")
     @blp.response(

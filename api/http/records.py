@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from api.http import examples
 from api.http.compression import compressed
+from api.http.conditional import etagged
 from api.http.context import store
 from api.http.limits import limit_response
 from api.http.schemas import BgStatsSchema, RecordKeySchema, RecordSchema, VerificationSchema
@@ -28,6 +29,7 @@ def _record(table_id: str) -> dict[str, Any]:
 
 @blp.route("/tables/<string:table_id>/export")
 class ExportJson(MethodView):
+    @etagged("exportRecord")
     @blp.doc(operationId="exportRecord")
     @blp.response(200, RecordSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
@@ -48,6 +50,7 @@ class ExportJson(MethodView):
 
 @blp.route("/tables/<string:table_id>/export.csv")
 class ExportCsv(MethodView):
+    @etagged("exportCsv")
     @blp.doc(operationId="exportCsv")
     @blp.response(
         200,
@@ -71,6 +74,7 @@ class ExportCsv(MethodView):
 
 @blp.route("/tables/<string:table_id>/export/bgstats")
 class ExportBgStats(MethodView):
+    @etagged("exportBgStats")
     @blp.doc(operationId="exportBgStats")
     @blp.response(200, BgStatsSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
@@ -134,6 +138,7 @@ class Verify(MethodView):
 
 @blp.route("/record-key")
 class RecordKey(MethodView):
+    @etagged("getRecordKey")
     @blp.doc(operationId="getRecordKey")
     @blp.response(200, RecordKeySchema)
     def get(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from limits import parse_many
 from marshmallow import Schema, fields, validate
 
 from api.errors import ApiProblem
+from api.http.conditional import etagged
 from api.http.context import bearer_token, sheet_library, sheet_store, store
 from api.http.limits import (
     LIMITS_KEY,
@@ -127,6 +128,7 @@ class SheetTemplate(MethodView):
 
 @blp.route("/<sheet_id:sheet_id>")
 class SheetResource(MethodView):
+    @etagged("getSheet")
     @blp.doc(operationId="getSheet")
     @blp.response(200, SheetSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such sheet")
@@ -394,6 +396,7 @@ class PublishSheet(MethodView):
 
 @blp.route("/library")
 class Library(MethodView):
+    @etagged("listSheetLibrary")
     @blp.doc(operationId="listSheetLibrary")
     @blp.arguments(LibraryQuerySchema, location="query")
     @blp.response(
