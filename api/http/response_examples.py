@@ -271,6 +271,8 @@ def library_examples() -> dict[str, Any]:
                     "disagreements": disagree,
                 }
             ],
+            "next_after": 1,
+            "next": "/api/sheets/library?game=magellan&after=1&limit=1",
         },
     }
 
