@@ -52,7 +52,9 @@ record what happens and Kibitz says what is legal, who decides next, and the sco
   canonical JSON; docs/records.md).
 * **Rate limits**: operations that count (creations, verifications, wrong tokens) say where you
   stand in the `RateLimit-Policy` and `RateLimit` fields (IETF draft-ietf-httpapi-ratelimit-headers)
-  and answer 429 with `Retry-After` past a quota; each such operation states its quotas.
+  and answer 429 with `Retry-After` past a quota; each such operation states its quotas. Any
+  request may also meet 429 `too-many-connections` (and a closed connection) when one address holds
+  more than 200 connections open at once (docs/architecture.md, "Limits").
 * **Lists page** with `Link: <…>; rel="next"` (and `next` in the body); the reads clients poll
   carry an `ETag`: send it back as `If-None-Match` to get 304 while nothing changed.
 * **Versions** (docs/versioning.md): `info.version` is MAJOR.MINOR.PATCH. Breaking — never within a
