@@ -35,7 +35,7 @@ from api.sheets.library import SheetLibrary
 from api.sheets.store import SheetStore
 from api.tables.store import TableStore
 
-API_VERSION = "1.0.0"
+API_VERSION = "1.1.0"
 
 API_DESCRIPTION = """\
 Kibitz referees physical board games: the players keep the real board, dice and cards; clients
@@ -49,7 +49,24 @@ record what happens and Kibitz says what is legal, who decides next, and the sco
 * Errors are `application/problem+json` with a stable `code` and a human `detail`. Send
   `Accept-Language` (en, de, fr, it, nl, es) to get `detail` in that language (`Content-Language`
   says which); the `code` and `rule` never change with the language.
-* Finished games export as a record that `POST /api/verify` replays and checks.
+* Finished games export as a record that `POST /api/verify` replays and checks, and that anyone
+  can check offline in any language (`kibitz-record/3`: SHA-256 chain, Ed25519 over RFC 8785
+  canonical JSON; docs/records.md).
+* **Rate limits**: operations that count (creations, verifications, wrong tokens) say where you
+  stand in the `RateLimit-Policy` and `RateLimit` fields (IETF draft-ietf-httpapi-ratelimit-headers)
+  and answer 429 with `Retry-After` past a quota; each such operation states its quotas. Any
+  request may also meet 429 `too-many-connections` (and a closed connection) when one address holds
+  more than 200 connections open at once (docs/architecture.md, "Limits").
+* **Lists page** with `Link: <…>; rel="next"` (and `next` in the body); the reads clients poll
+  carry an `ETag`: send it back as `If-None-Match` to get 304 while nothing changed.
+* **Versions** (docs/versioning.md): `info.version` is MAJOR.MINOR.PATCH. Breaking — never within a
+  major version — is removing or renaming an operation, field, parameter or header, changing a
+  type or meaning, requiring or refusing what was accepted, changing a refusal's status or `code`.
+  Not breaking: new operations, optional fields, answer fields, headers and enumeration values
+  (ignore fields you do not know; treat unknown values as "other"), and new record formats (every
+  format ever exported keeps verifying). Something deprecated is marked `deprecated: true`, its
+  answers carry `Deprecation` (RFC 9745) and, once dated, `Sunset` (RFC 8594), and it stays at
+  least 6 months, until the next major version.
 """
 
 

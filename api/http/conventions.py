@@ -12,7 +12,9 @@ from typing import Any
 
 from apispec import APISpec
 
+from api.http.conditional import ETAGGED, IF_NONE_MATCH
 from api.http.integers import bound_integers
+from api.http.limits import COUNTED, LIMITED_OPERATIONS, quota_sentence
 from api.http.openapi31 import speak_openapi_31
 from api.http.problem_codes import rule_refusals_markdown, setup_refusals_markdown
 from api.http.response_examples import PARAMETER_EXAMPLES, response_examples
@@ -100,23 +102,35 @@ PER_OPERATION = {
     ("/api/mhing/score", "post", 422): "An unknown card, an impossible count (MH-1), a bad group, or "
     "`invalid-request`",
 }
-# Operations that count attempts (api.http.limits): creations, and wrong tokens per resource.
-LIMITED = {
-    ("/api/tables", "post"),
-    ("/api/sheets", "post"),
-    ("/api/sheets/{sheet_id}", "put"),
-    ("/api/sheets/{sheet_id}/publish", "post"),
-    ("/api/sheets/library/{publication_id}/confirm", "post"),
-    ("/api/tables/{table_id}/events", "post"),
-    ("/api/tables/{table_id}/preview", "post"),
-    ("/api/tables/{table_id}/seats/{seat}", "get"),
-    ("/api/tables/{table_id}/stream", "get"),
-    ("/api/groups", "post"),
-    ("/api/groups/{group_id}", "put"),
-    ("/api/groups/{group_id}/tables", "post"),
-    ("/api/groups/{group_id}/tables/{table_id}", "patch"),
-    ("/api/tables/{table_id}/next", "get"),
-    ("/api/tables/{table_id}/next", "post"),
+ETAG = {
+    "description": "A weak tag of this answer: send it as `If-None-Match` to get 304 while it is unchanged",
+    "schema": {"type": "string"},
+}
+RATE_LIMIT_HEADERS = {
+    "RateLimit": {"$ref": "#/components/headers/RateLimit"},
+    "RateLimit-Policy": {"$ref": "#/components/headers/RateLimit-Policy"},
+}
+# Operations that count attempts or hold a capped resource (api.http.limits): what each counts.
+LIMITED = LIMITED_OPERATIONS
+REFUSAL_CODES = {
+    "create": "`too-many-requests`: too many new tables, groups, sheets and publications from your address",
+    "verify": "`too-many-requests`: too many verifications from your address",
+    "publish": "`publish-budget-spent`: this address published its new sheets for now",
+    "token": "`too-many-requests`: too many wrong tokens from your address here (a right token is always "
+    "accepted)",
+    "streams": "`too-many-streams`: too many live streams open from your address",
+    "verifier": "`verifier-busy`: too many records wait for the verifier",
+}
+RATE_LIMIT = {
+    "description": "Where this client stands, per policy of RateLimit-Policy (IETF "
+    "draft-ietf-httpapi-ratelimit-headers): `r` requests remain, `t` seconds until the window is whole "
+    'again, e.g. `"create-minute";r=29;t=60, "create-hour";r=299;t=3600`',
+    "schema": {"type": "string"},
+}
+RATE_LIMIT_POLICY = {
+    "description": "The quota policies that counted this request: `q` requests per `w` seconds, e.g. "
+    '`"create-minute";q=30;w=60, "create-hour";q=300;w=3600`',
+    "schema": {"type": "string"},
 }
 CONTENT_LANGUAGE = {
     "description": "The language `detail` and notes are said in (English when the asked one has no "
@@ -141,8 +155,14 @@ ACCEPT_LANGUAGE = {
 def _problem_response(path: str, method: str, status: int, example: dict[str, Any]) -> dict[str, Any]:
     description = PER_OPERATION.get((path, method, status), STATUS_TEXT[status])
     headers: dict[str, Any] = {"Content-Language": CONTENT_LANGUAGE}
+    kinds = LIMITED.get((path, method), ())
     if status == 429:
         headers["Retry-After"] = RETRY_AFTER
+        refusals = list(dict.fromkeys(REFUSAL_CODES[kind] for kind in kinds))
+        if refusals:
+            description = "; ".join(refusals) + ". `Retry-After` says when to try again"
+    if (status == 429 and set(kinds) & {*COUNTED, "token"}) or (status in (401, 403) and "token" in kinds):
+        headers.update(RATE_LIMIT_HEADERS)
     return copy.deepcopy(
         {
             "description": description,
@@ -244,6 +264,10 @@ def apply_conventions(spec: APISpec) -> None:
     paths = spec._paths  # noqa: SLF001 - apispec keeps registered paths here; no public accessor
     examples = response_examples()
     spec.components.parameter("AcceptLanguage", "header", ACCEPT_LANGUAGE)
+    spec.components.parameter("IfNoneMatch", "header", IF_NONE_MATCH)
+    spec.components.header("ETag", ETAG)
+    spec.components.header("RateLimit", RATE_LIMIT)
+    spec.components.header("RateLimit-Policy", RATE_LIMIT_POLICY)
     spec.components.security_scheme(
         "editToken",
         {"type": "http", "scheme": "bearer", "description": "A board sheet's edit token from its creation"},
@@ -267,7 +291,20 @@ def apply_conventions(spec: APISpec) -> None:
             for status in sorted(statuses):
                 responses[str(status)] = _problem_response(path, method, status, EXAMPLE_PROBLEMS[status])
             operation.setdefault("parameters", []).append({"$ref": "#/components/parameters/AcceptLanguage"})
+            if operation["operationId"] in ETAGGED:
+                operation.setdefault("parameters", []).append({"$ref": "#/components/parameters/IfNoneMatch"})
+                responses["304"] = {
+                    "description": "Not modified: the answer you have (its `ETag`) is still the answer",
+                    "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+                }
+                responses["200"].setdefault("headers", {})["ETag"] = {"$ref": "#/components/headers/ETag"}
+            kinds = LIMITED.get((path, method), ())
+            if kinds:
+                said = operation.get("description", "").rstrip()
+                operation["description"] = f"{said}\n\n{quota_sentence(kinds)}".lstrip()
             for code, response in responses.items():
+                if code.startswith("2") and set(kinds) & set(COUNTED):
+                    response.setdefault("headers", {}).update(copy.deepcopy(RATE_LIMIT_HEADERS))
                 if code.startswith("2") and "content" in response:
                     response.setdefault("headers", {})["Content-Language"] = copy.deepcopy(CONTENT_LANGUAGE)
                     example = examples.get(operation["operationId"])

@@ -33,6 +33,7 @@ from api.groups.imports import plays_of
 from api.groups.offloop import pause
 from api.groups.players import player_page
 from api.groups.store import GroupRow, GroupStore, Membership, group_key, imported_table
+from api.http.conditional import etagged
 from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
 from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
@@ -724,6 +725,7 @@ class Groups(MethodView):
 
 @blp.route("/<string:group_id>")
 class GroupResource(MethodView):
+    @etagged("getGroup")
     @blp.doc(operationId="getGroup")
     @blp.response(200, GroupSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such group")
@@ -862,6 +864,7 @@ class GroupTable(MethodView):
 
 @blp.route("/<string:group_id>/tables/<string:table_id>/progress")
 class GroupTableProgress(MethodView):
+    @etagged("getGroupTableProgress")
     @blp.doc(operationId="getGroupTableProgress")
     @blp.response(200, ProgressSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such group, table, or no finished game")
@@ -883,6 +886,7 @@ class GroupTableProgress(MethodView):
 
 @blp.route("/<string:group_id>/history")
 class GroupHistory(MethodView):
+    @etagged("getGroupHistory")
     @blp.doc(operationId="getGroupHistory")
     @blp.arguments(HistoryQuerySchema, location="query")
     @blp.response(
@@ -929,6 +933,7 @@ class GroupHistory(MethodView):
 
 @blp.route("/<string:group_id>/stats")
 class GroupStats(MethodView):
+    @etagged("getGroupStats")
     @blp.doc(operationId="getGroupStats")
     @blp.arguments(StatsQuerySchema, location="query")
     @blp.response(200, StatsSchema)
@@ -993,6 +998,7 @@ class GroupPlayerPage(MethodView):
 
 @blp.route("/<string:group_id>/head-to-head")
 class GroupHeadToHead(MethodView):
+    @etagged("getGroupHeadToHead")
     @blp.doc(operationId="getGroupHeadToHead")
     @blp.arguments(HeadToHeadQuerySchema, location="query")
     @blp.response(200, HeadToHeadSchema)
@@ -1073,6 +1079,7 @@ CSV_COLUMNS = ["started_at", "table_id", "game", "status", "seat", "player", "sc
 
 @blp.route("/<string:group_id>/export.csv")
 class GroupExportCsv(MethodView):
+    @etagged("exportGroupCsv")
     @blp.doc(operationId="exportGroupCsv")
     @blp.arguments(CsvQuerySchema, location="query")
     @blp.response(

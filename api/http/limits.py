@@ -3,6 +3,11 @@
 Limits key on the client's address — the peer's, or behind KIBITZ_TRUSTED_PROXIES reverse proxies
 the one they forward — and wrong tokens on the table too, so one guesser locks out nobody else.
 
+Every answer of an operation that counted something says where its client stands, in the IETF
+`RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers: a policy a name,
+`q` its quota, `w` its window in seconds; `r` what remains, `t` the seconds until it is whole
+again); `LIMITED_OPERATIONS` names what each operation counts, for the document.
+
 Counters live in memory in the one serving process by default (gunicorn.conf.py runs one gevent
 worker, so every request shares them); several workers or app servers must share them through
 RATELIMIT_STORAGE_URI=redis://… — gunicorn.conf.py refuses to start more workers without it.
@@ -18,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
@@ -58,6 +63,18 @@ class RateLimits:
     def hit_all(self, items: list[RateLimitItem], *key: str) -> bool:
         return all([self.limiter.hit(item, *key) for item in items])
 
+    def announce(self, kind: str, items: list[RateLimitItem], *key: str) -> None:
+        """Keep, for this request's answer, each of `kind`'s policies and where the client stands."""
+        now = time.time()
+        said: dict[str, tuple[str, str]] = g.setdefault("rate_limits", {})
+        for item in items:
+            stats = self.limiter.get_window_stats(item, *key)
+            name = policy_name(kind, item)
+            window = item.get_expiry()
+            reset = max(0, min(window, math.ceil(stats.reset_time - now)))
+            remaining = max(0, stats.remaining)
+            said[name] = (f'"{name}";q={item.amount};w={window}', f'"{name}";r={remaining};t={reset}')
+
     def retry_after(self, items: list[RateLimitItem], *key: str) -> int:
         """Seconds until every exhausted window lets one more request through."""
         now = time.time()
@@ -69,7 +86,23 @@ class RateLimits:
         return max(1, math.ceil(max(waits, default=1)))
 
 
+def policy_name(kind: str, item: RateLimitItem) -> str:
+    """`create-minute`, `create-hour`, `publish-day`, `verify-5-minutes` …"""
+    unit = item.GRANULARITY.name
+    return f"{kind}-{unit}" if item.multiples == 1 else f"{kind}-{item.multiples}-{unit}s"
+
+
+def send_rate_limits(response: Response) -> Response:
+    """The RateLimit-Policy and RateLimit fields of what this request counted (none: nothing sent)."""
+    said = g.get("rate_limits")
+    if said:
+        response.headers["RateLimit-Policy"] = ", ".join(policy for policy, _ in said.values())
+        response.headers["RateLimit"] = ", ".join(state for _, state in said.values())
+    return response
+
+
 def install_rate_limits(app: Flask) -> None:
+    app.after_request(send_rate_limits)
     for name, default in DEFAULTS.items():
         app.config.setdefault(name, os.environ.get(name, default))
     uri = app.config.get("RATELIMIT_STORAGE_URI") or os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
@@ -120,14 +153,18 @@ def too_many(what: str, retry_after: int) -> ApiProblem:
 def guard_creation() -> None:
     """Count one creation for this client; refuse with 429 (and Retry-After) past the limit."""
     limits = _limits()
-    if not limits.hit_all(limits.create, "create", _client()):
+    allowed = limits.hit_all(limits.create, "create", _client())
+    limits.announce("create", limits.create, "create", _client())
+    if not allowed:
         raise too_many("new tables", limits.retry_after(limits.create, "create", _client()))
 
 
 def guard_verification() -> None:
     """Count one record verification for this client; 429 (with Retry-After) past the limit."""
     limits = _limits()
-    if not limits.hit_all(limits.verify, "verify", _client()):
+    allowed = limits.hit_all(limits.verify, "verify", _client())
+    limits.announce("verify", limits.verify, "verify", _client())
+    if not allowed:
         raise too_many("verifications", limits.retry_after(limits.verify, "verify", _client()))
 
 
@@ -163,6 +200,67 @@ def _count_failure(resource_id: str) -> None:
     limits = _limits()
     same_token = ("token", _client(), resource_id, _presented_token())
     any_token = ("guess", _client(), resource_id)
-    for items, key in ((limits.token_failures, same_token), (limits.token_guesses, any_token)):
-        if not limits.hit_all(items, *key):
+    counted = [("token", limits.token_failures, same_token), ("guess", limits.token_guesses, any_token)]
+    for kind, items, key in counted:
+        allowed = limits.hit_all(items, *key)
+        limits.announce(kind, items, *key)
+        if not allowed:
             raise too_many("wrong tokens for this table", limits.retry_after(items, *key)) from None
+
+
+# What each limited operation counts, by the document's path and method: `create`, `verify`,
+# `publish` (KIBITZ_*_LIMIT, every answer carries RateLimit fields), `token` (wrong tokens: the
+# refusals carry them; a right token counts nothing), `streams` (KIBITZ_CLIENT_STREAMS) and
+# `verifier` (KIBITZ_VERIFY_QUEUE). tests/contract/test_rate_limits.py checks it against the views.
+LIMITED_OPERATIONS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("/api/tables", "post"): ("create",),
+    ("/api/groups", "post"): ("create",),
+    ("/api/sheets", "post"): ("create",),
+    ("/api/sheets/{sheet_id}/publish", "post"): ("token", "create", "publish"),
+    ("/api/verify", "post"): ("verify", "verifier"),
+    ("/api/tables/{table_id}/events", "post"): ("token",),
+    ("/api/tables/{table_id}/preview", "post"): ("token",),
+    ("/api/tables/{table_id}/seats/{seat}", "get"): ("token",),
+    ("/api/tables/{table_id}/stream", "get"): ("token", "streams"),
+    ("/api/tables/{table_id}/next", "get"): ("token",),
+    ("/api/tables/{table_id}/next", "post"): ("token",),
+    ("/api/sheets/{sheet_id}", "put"): ("token",),
+    ("/api/sheets/library/{publication_id}/confirm", "post"): ("token",),
+    ("/api/groups/{group_id}", "put"): ("token",),
+    ("/api/groups/{group_id}/tables", "post"): ("token",),
+    ("/api/groups/{group_id}/tables/{table_id}", "patch"): ("token",),
+    ("/api/groups/{group_id}/imports/bgstats", "post"): ("token",),
+    ("/api/groups/{group_id}/stream", "get"): ("streams",),
+}
+COUNTED = ("create", "verify", "publish")  # every answer says where the client stands
+QUOTAS = {
+    "create": (
+        "KIBITZ_CREATE_LIMIT",
+        "new tables, groups, board sheets and sheet publications per client address together",
+    ),
+    "verify": ("KIBITZ_VERIFY_LIMIT", "record verifications per client address"),
+    "publish": ("KIBITZ_PUBLISH_LIMIT", "new sheet publications per client address"),
+}
+
+
+def quota_sentence(kinds: tuple[str, ...]) -> str:
+    """The operation's limits in words, with the default quotas, for its description."""
+    parts = []
+    for kind in kinds:
+        if kind in QUOTAS:
+            setting, what = QUOTAS[kind]
+            default = DEFAULTS[setting].replace(";", ", ")
+            parts.append(f"{default} {what} (`{setting}`; policies `{kind}-…`)")
+        elif kind == "token":
+            parts.append(
+                f"{DEFAULTS['KIBITZ_TOKEN_FAILURE_LIMIT'].replace(';', ', ')} wrong tries of one token "
+                f"and {DEFAULTS['KIBITZ_TOKEN_GUESS_LIMIT'].replace(';', ', ')} wrong tokens in all, per "
+                "client address and table, group or sheet (`KIBITZ_TOKEN_FAILURE_LIMIT`, "
+                "`KIBITZ_TOKEN_GUESS_LIMIT`; policies `token-…`, `guess-…`; a right token is always "
+                "accepted and counts nothing)"
+            )
+        elif kind == "streams":
+            parts.append("100 live streams per client address and server process (`KIBITZ_CLIENT_STREAMS`)")
+        elif kind == "verifier":
+            parts.append("8 records waiting for the verifier per server process (`KIBITZ_VERIFY_QUEUE`)")
+    return "Rate limits (defaults; 429 with `Retry-After` beyond them): " + "; ".join(parts) + "."

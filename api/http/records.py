@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from api.http import examples
 from api.http.compression import compressed
+from api.http.conditional import etagged
 from api.http.context import store
 from api.http.limits import limit_response
 from api.http.schemas import BgStatsSchema, RecordKeySchema, RecordSchema, VerificationSchema
@@ -28,6 +29,7 @@ def _record(table_id: str) -> dict[str, Any]:
 
 @blp.route("/tables/<string:table_id>/export")
 class ExportJson(MethodView):
+    @etagged("exportRecord")
     @blp.doc(operationId="exportRecord")
     @blp.response(200, RecordSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
@@ -37,7 +39,10 @@ class ExportJson(MethodView):
         """Export a finished game (JSON)
 
         A self-contained record — game, players, options, seed, every log entry and the result —
-        that anyone can replay with POST /api/verify.
+        that anyone can replay with POST /api/verify, or check offline in any language
+        (docs/records.md): SHA-256 hash chain, Ed25519 signature over its RFC 8785 (JCS) canonical
+        JSON. Every number in it is exact in a double (at most 2^53 - 1); the seeds, which reach
+        2^62, are decimal strings.
         """
         record = _record(table_id)
         return record, 200, {"Content-Disposition": f'attachment; filename="kibitz-{table_id}.json"'}
@@ -45,6 +50,7 @@ class ExportJson(MethodView):
 
 @blp.route("/tables/<string:table_id>/export.csv")
 class ExportCsv(MethodView):
+    @etagged("exportCsv")
     @blp.doc(operationId="exportCsv")
     @blp.response(
         200,
@@ -68,6 +74,7 @@ class ExportCsv(MethodView):
 
 @blp.route("/tables/<string:table_id>/export/bgstats")
 class ExportBgStats(MethodView):
+    @etagged("exportBgStats")
     @blp.doc(operationId="exportBgStats")
     @blp.response(200, BgStatsSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such table")
@@ -109,8 +116,8 @@ class Verify(MethodView):
         """Verify a game record
 
         Checks the hash chain and this server's signature (`signature`: valid, invalid or unsigned —
-        a record without a signature is never valid; format 2 signs every field of the record,
-        format 1 only its head, `unbound` lists what it leaves open), replays the record's log from
+        a record without a signature is never valid; formats 3 and 2 sign every field of the
+        record, format 1 only its head, `unbound` lists what it leaves open), replays the record's log from
         its seed with the referee's rules and compares the outcome with the result it claims. Needs
         no table: third parties can check any exported game. `currency` says whether it is still
         its table's record here: `current`, `superseded` (the table has a later head since —
@@ -131,15 +138,18 @@ class Verify(MethodView):
 
 @blp.route("/record-key")
 class RecordKey(MethodView):
+    @etagged("getRecordKey")
     @blp.doc(operationId="getRecordKey")
     @blp.response(200, RecordKeySchema)
     def get(self) -> dict[str, Any]:
         """The key that signs records
 
-        The public half of the server's Ed25519 key. Every exported record (`kibitz-record/2`)
-        carries its `signature` over the canonical JSON of the whole record but the signature's own
-        `value`; with this key anyone checks an export offline (docs/records.md,
-        docs/verify_record.py). Format-1 records carried `chain.signature`, of
+        The public half of the server's Ed25519 key. Every exported record (`kibitz-record/3`)
+        carries its `signature` over the RFC 8785 (JCS) canonical JSON of the whole record but the
+        signature's own `value`; with this key anyone checks an export offline (docs/records.md
+        specifies it; docs/verify_record.py, examples/verify_record.mjs). `key_id` is the first 16
+        lowercase hex digits of SHA-256 of the raw key. Format-2 records signed the same fields
+        with their seeds as integers in full; format-1 records carried `chain.signature`, of
         `kibitz-record/1\\n<table_id>\\n<length>\\n<head>`. `keys` lists every key whose signatures
         are accepted, by `key_id`, the current one first: records signed before a key rotation keep
         verifying.

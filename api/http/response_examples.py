@@ -5,7 +5,6 @@ ids, tokens and times are fixed stand-ins; nothing random, so openapi.yaml is re
 from __future__ import annotations
 
 import copy
-import json
 from functools import cache
 from typing import Any
 
@@ -300,6 +299,8 @@ def library_examples() -> dict[str, Any]:
                     "disagreements": disagree,
                 }
             ],
+            "next_after": 1,
+            "next": "/api/sheets/library?game=magellan&after=1&limit=1",
         },
     }
 

@@ -42,6 +42,29 @@ OPTIONS = ["MaheOptions", "MagellanOptions", "MhingOptions"]
 RESULTS = ["MaheResult", "MagellanResult", "MhingResult"]
 
 
+DIGITS = r"^(0|[1-9][0-9]{0,18})$"
+
+
+class RecordSeed(fields.Field):
+    """A record's seed: format 3 writes it as a decimal string (it reaches 2**62, past what a
+    JavaScript number holds exactly), formats 1 and 2 as a JSON integer. Loaded and dumped as sent:
+    the signature binds its form."""
+
+    def _deserialize(self, value: object, attr: str | None, data: object, **kwargs: object) -> int | str:
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise ValidationError("The seed is an integer, or (format 3) its decimal digits as a string.")
+        number = int(value) if isinstance(value, int) or (value.isascii() and value.isdigit()) else -1
+        if isinstance(value, str) and (len(value) > 19 or (len(value) > 1 and value[0] == "0")):
+            number = -1
+        # Tables from before seeds were drawn below 2^53 have seeds up to 2^62: only as digits.
+        if not 0 <= number <= (LEGACY_MAX_SEED if isinstance(value, str) else MAX_SEED):
+            raise ValidationError(f"The seed is an integer from 0 to {MAX_SEED}, or its decimal digits.")
+        return value
+
+    def _serialize(self, value: object, attr: str | None, obj: object, **kwargs: object) -> object:
+        return value
+
+
 class ProblemSchema(Schema):
     """RFC 9457 problem details, with Kibitz's stable machine `code`."""
 
@@ -369,10 +392,12 @@ class RecordSchema(Schema):
 
     format = fields.String(
         required=True,
-        validate=validate.OneOf(["kibitz-record/2", "kibitz-record/1"]),
+        validate=validate.OneOf(["kibitz-record/3", "kibitz-record/2", "kibitz-record/1"]),
         metadata={
-            "description": "`kibitz-record/2`: `head` and a `signature` over every field; "
-            "`kibitz-record/1` (older exports): `chain.signature` over the head only"
+            "description": "`kibitz-record/3`: `head` and a `signature` over every field, by RFC 8785 "
+            "(JCS), the seeds as decimal strings; `kibitz-record/2` (older exports): the same over "
+            "integers in full; `kibitz-record/1` (older still): `chain.signature` over the head only "
+            "(docs/records.md)"
         },
     )
     table_id = fields.String(
@@ -381,7 +406,18 @@ class RecordSchema(Schema):
     game = fields.String(required=True, metadata={"enum": list(GAMES)})
     players = fields.List(fields.Nested(PlayerSetupSchema), required=True, validate=validate.Length(min=1))
     options = fields.Dict(load_default=dict, metadata={"x-any-of": OPTIONS_REQUESTS})
-    seed = ShownSeed(required=True, metadata={"oneOf": SEED_FORMS})
+    seed = RecordSeed(
+        required=True,
+        metadata={
+            "description": "The table's seed: in format 3 its decimal digits as a string (seeds reach "
+            "2^62, past the integers a JavaScript number holds exactly), in formats 1 and 2 an integer",
+            "oneOf": [
+                {"type": "string", "pattern": DIGITS, "maxLength": 19},
+                {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+            ],
+            "example": "3369090833065030803",
+        },
+    )
     events = fields.List(fields.Nested(RecordEventSchema), required=True)
     result = fields.Dict(allow_none=True, metadata={"x-any-of": RESULTS})
     table_id = fields.String(metadata={"description": "The table it was exported from"})
@@ -427,8 +463,8 @@ class SignatureSchema(Schema):
     value = fields.String(
         required=True,
         metadata={
-            "description": "Ed25519 signature (base64url, no padding): format 2, of the canonical "
-            "record without this value; format 1, of "
+            "description": "Ed25519 signature (base64url, no padding): formats 3 and 2, of the "
+            "canonical record without this value; format 1, of "
             "`kibitz-record/1\\n<table_id>\\n<length>\\n<head>` (docs/records.md)"
         },
     )
@@ -505,14 +541,14 @@ class VerificationSchema(Schema):
     )
     format = fields.String(
         allow_none=True,
-        validate=validate.OneOf(["kibitz-record/2", "kibitz-record/1"]),
+        validate=validate.OneOf(["kibitz-record/3", "kibitz-record/2", "kibitz-record/1"]),
         metadata={"description": "The record's format, as it says"},
     )
     unbound = fields.List(
         fields.String(),
         required=True,
         metadata={
-            "description": "Top-level fields its signature does not vouch for: none in format 2; in "
+            "description": "Top-level fields its signature does not vouch for: none in formats 3 and 2; in "
             "format 1 everything but the table, header, entries and chain (e.g. `created_at`)"
         },
     )

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import ipaddress
 from typing import Any
+from urllib.parse import quote
 
 from cryptography.hazmat.primitives import serialization
 from flask import current_app
@@ -15,6 +16,7 @@ from limits import parse_many
 from marshmallow import Schema, fields, validate
 
 from api.errors import ApiProblem
+from api.http.conditional import etagged
 from api.http.context import bearer_token, sheet_library, sheet_store, store
 from api.http.limits import (
     LIMITS_KEY,
@@ -26,7 +28,7 @@ from api.http.limits import (
 )
 from api.http.strict import FreeText, check_text
 from api.sheets.kinds import SHEET_KINDS, sheet_kind
-from api.sheets.library import publication_view
+from api.sheets.library import MAX_EDITIONS, MAX_LISTED, publication_view
 from api.sheets.store import sheet_view
 
 blp = Blueprint("sheets", __name__, url_prefix="/api/sheets", description="Board sheets (Magellan MG-2)")
@@ -126,6 +128,7 @@ class SheetTemplate(MethodView):
 
 @blp.route("/<sheet_id:sheet_id>")
 class SheetResource(MethodView):
+    @etagged("getSheet")
     @blp.doc(operationId="getSheet")
     @blp.response(200, SheetSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No such sheet")
@@ -198,7 +201,9 @@ def spend_publish_budget(tag: str) -> None:
     `publish-budget-spent` with Retry-After. Publishing numbers already published costs nothing."""
     limits: RateLimits = current_app.extensions[LIMITS_KEY]
     items = parse_many(current_app.config["KIBITZ_PUBLISH_LIMIT"])
-    if not limits.hit_all(items, "publish", tag):
+    allowed = limits.hit_all(items, "publish", tag)
+    limits.announce("publish", items, "publish", tag)
+    if not allowed:
         wait = limits.retry_after(items, "publish", tag)
         raise ApiProblem(
             429,
@@ -312,6 +317,19 @@ class EditionSchema(Schema):
 
 class LibraryQuerySchema(Schema):
     game = fields.String(required=True, metadata={"enum": list(SHEET_KINDS), "example": "magellan"})
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=10**6),
+        metadata={"description": "Only places after this one (`next_after` of the last page)"},
+    )
+    limit = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=1, max=MAX_LISTED),
+        metadata={
+            "description": f"At most this many places: editions of a whole game (default {MAX_EDITIONS}), "
+            f"publications of one `edition` (default and most {MAX_LISTED})"
+        },
+    )
     edition = fields.String(
         validate=[check_text, validate.Length(min=1, max=80)],
         metadata={
@@ -324,6 +342,12 @@ class LibraryQuerySchema(Schema):
 class LibrarySchema(Schema):
     game = fields.String(required=True)
     editions = fields.List(fields.Nested(EditionSchema), required=True)
+    next_after = fields.Integer(
+        strict=True, allow_none=True, required=True, metadata={"description": "`after` of the next page"}
+    )
+    next = fields.String(
+        allow_none=True, required=True, metadata={"description": "The next page (also the `Link` header)"}
+    )
 
 
 @blp.route("/<sheet_id:sheet_id>/publish")
@@ -372,11 +396,14 @@ class PublishSheet(MethodView):
 
 @blp.route("/library")
 class Library(MethodView):
+    @etagged("listSheetLibrary")
     @blp.doc(operationId="listSheetLibrary")
     @blp.arguments(LibraryQuerySchema, location="query")
-    @blp.response(200, LibrarySchema)
+    @blp.response(
+        200, LibrarySchema, headers={"Link": {"schema": {"type": "string"}, "description": "rel=next"}}
+    )
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="The game has no board sheets")
-    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+    def get(self, query: dict[str, Any]) -> Any:
         """Published board sheets
 
         The published sheets of a game by edition (optionally one edition), the most confirmed
@@ -388,19 +415,33 @@ class Library(MethodView):
 
         Bounded so that nobody can crowd a sheet out: among publications with as many
         confirmations, one publisher's first comes before anyone's second (then the oldest first);
-        a whole game lists at most 10 publications per edition and 20 editions (the most confirmed
-        first; among equals a publisher's first edition before its second), one `edition` at most
-        200 publications.
+        a whole game lists at most 10 publications per edition and 20 editions a page (the most
+        confirmed first; among equals a publisher's first edition before its second), one `edition`
+        at most 200 publications a page.
+
+        A page at a time (`limit` asks for fewer): `next` and the `Link` header name the next page
+        (`after` the last place you have). Places follow the order at the time of each read: a
+        publication confirmed meanwhile can move across a page boundary.
         """
         sheet_kind(query["game"])
-        editions = sheet_library().listing(query["game"], query.get("edition"))
-        return {
+        editions, next_after = sheet_library().listing(
+            query["game"], query.get("edition"), after=query["after"], limit=query["limit"]
+        )
+        limit = query["limit"] or (MAX_LISTED if query.get("edition") else MAX_EDITIONS)
+        link = None
+        if next_after is not None:
+            extra = f"&edition={quote(query['edition'])}" if query.get("edition") else ""
+            link = f"/api/sheets/library?game={query['game']}{extra}&after={next_after}&limit={limit}"
+        body = {
             "game": query["game"],
             "editions": [
                 {**edition, "publications": [publication_view(p) for p in edition["publications"]]}
                 for edition in editions
             ],
+            "next_after": next_after,
+            "next": link,
         }
+        return body, 200, ({"Link": f'<{link}>; rel="next"'} if link else {})
 
 
 @blp.route("/library/<publication_id>/confirm")

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from api.http import examples
 from api.http.compression import compressed
+from api.http.conditional import etagged
 from api.http.context import bearer_token, store
 from api.http.i18n import asked_language
 from api.http.limits import guard_creation, guard_token
@@ -151,6 +152,7 @@ class TableResource(MethodView):
 
 @blp.route("/<string:table_id>/events")
 class TableEvents(MethodView):
+    @etagged("getLog")
     @blp.doc(operationId="getLog")
     @blp.arguments(LogQuerySchema, location="query")
     @blp.response(200, LogSchema, headers={"Link": {"schema": {"type": "string"}, "description": "rel=next"}})

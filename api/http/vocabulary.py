@@ -16,9 +16,9 @@ from apispec import APISpec
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http import view_schemas as views
-from api.http.schemas import SEED_FORMS
 from api.http.strict import TEXT_PATTERN, TEXT_RULE
 from api.rules.common import events as common
+from api.rules.common.seeds import MAX_SAFE_INTEGER
 from api.rules.magellan.events import AUCTION_STEPS, MAX_AUCTION_STEPS
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
 from api.rules.mahe.constants import TURTLE_COLOURS
@@ -223,9 +223,13 @@ def register_logged(spec: APISpec, mapping: dict[str, str]) -> None:
         logged[kind] = f"#/components/schemas/Logged{name}"
     undo = copy.deepcopy(components[UNDO])
     undo["properties"]["reseed"] = {
-        "anyOf": [*copy.deepcopy(SEED_FORMS), HIDDEN],
-        "description": "The fresh seed an undo that reopened a finished game drew (`hidden` until the "
-        "game is over)",
+        "anyOf": [
+            {"type": "integer", "minimum": 0, "maximum": MAX_SAFE_INTEGER},
+            {"type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$", "maxLength": 19},
+            HIDDEN,
+        ],
+        "description": "The fresh seed an undo that reopened a finished game drew (in a "
+        "`kibitz-record/3` record its decimal digits as a string: it reaches 2^62)",
     }
     undo.pop("example", None)
     spec.components.schema("LoggedUndoEvent", undo)

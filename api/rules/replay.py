@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from api.rules.common.seeds import read_seed, shown_seed
+from api.rules.common.seeds import shown_seed
 from api.rules.errors import IllegalMove, MalformedEvent, say
 from api.rules.game import Game
 
@@ -126,7 +126,10 @@ def undone_to(game: Game, before: Any, current: Any, fresh_seed: int | None = No
 
 
 def _seed(value: Any) -> int:
-    value = read_seed(value)
+    """An undo's recorded seed: an integer, or its decimal digits as a `kibitz-record/3` record
+    writes it (seeds reach 2**62, past what a JavaScript number holds exactly)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19:
+        return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise MalformedEvent("invalid-reseed", "A recorded undo's seed must be an integer.")
     return value

@@ -351,11 +351,16 @@ class SheetLibrary:
                 ).scalar_one()
         return publication, status == "counted"
 
-    def listing(self, game: str, edition: str | None = None) -> list[dict[str, Any]]:
+    def listing(
+        self, game: str, edition: str | None = None, after: int = 0, limit: int | None = None
+    ) -> tuple[list[dict[str, Any]], int | None]:
         """Publications of a game grouped by edition, the most confirmed edition and publication
         first; each edition names the entries its publications disagree on. Among publications (and
         editions) with as many confirmations, one publisher's first comes before anyone's second: a
-        client that publishes a hundred sheets pushes nobody else's out of the bounded answer."""
+        client that publishes a hundred sheets pushes nobody else's out of the bounded answer.
+
+        A page at a time: after the `after`-th place, `limit` places (editions of a whole game,
+        publications of one edition), and the `after` of the next page (None on the last)."""
         kind = sheet_kind(game)
         self.settle()
         publisher = func.coalesce(sheet_publications.c.publisher, sheet_publications.c.id)
@@ -374,8 +379,13 @@ class SheetLibrary:
             order_by=(ranked.c.confirmations.desc(), ranked.c.turn, ranked.c.published_at, ranked.c.id),
         )
         placed = select(ranked, place.label("place")).subquery()
-        bound = MAX_LISTED if edition is not None else PER_EDITION
-        final = select(placed).where(placed.c.place <= bound).order_by(placed.c.edition_key, placed.c.place)
+        if edition is not None:
+            limit = limit or MAX_LISTED
+            window = (placed.c.place > after) & (placed.c.place <= after + limit + 1)
+        else:
+            limit = limit or MAX_EDITIONS
+            window = placed.c.place <= PER_EDITION
+        final = select(placed).where(window).order_by(placed.c.edition_key, placed.c.place)
         with read_connection(self.engine) as conn:
             rows = conn.execute(final).mappings().all()
         groups: dict[str, list[Publication]] = {}
@@ -401,7 +411,16 @@ class SheetLibrary:
             }
             for _key, group in ordered
         ]
-        return editions if edition is not None else editions[:MAX_EDITIONS]
+        if edition is not None:
+            if not editions:
+                return [], None
+            listed = editions[0]["publications"]
+            more = len(listed) > limit
+            editions[0]["publications"] = listed[:limit]
+            editions[0]["disagreements"] = disagreements([kind.entries(p.data) for p in listed[:limit]])
+            return editions, (after + limit if more else None)
+        more = len(editions) > after + limit
+        return editions[after : after + limit], (after + limit if more else None)
 
 
 def disagreements(sheets: Sequence[Mapping[str, int | None]]) -> list[str]:

@@ -22,20 +22,26 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import rfc8785
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from api.config import ROOT
-from api.rules.common.seeds import read_seed
 
 # The stored chain and its per-entry head signatures keep format 1's definitions: the genesis header
 # names "kibitz-record/1" whatever the export's own format (the hashes stored since then stay good).
 CHAIN_FORMAT = "kibitz-record/1"
 RECORD_FORMAT_1 = CHAIN_FORMAT
-# Format 2: the export carries its `head` and one signature over the whole record (docs/records.md).
-RECORD_FORMAT = "kibitz-record/2"
-RECORD_FORMATS = (RECORD_FORMAT_1, RECORD_FORMAT)
+# Format 2: the export carries its `head` and one signature over the whole record (docs/records.md),
+# over `canonical` (integers of any size in full decimal).
+RECORD_FORMAT_2 = "kibitz-record/2"
+# Format 3: the same, signed over RFC 8785 (JCS) proper; the integers JavaScript cannot hold exactly
+# (`seed`, an undo's `reseed`) are decimal strings, so any JSON parser reads the record losslessly.
+RECORD_FORMAT = "kibitz-record/3"
+RECORD_FORMATS = (RECORD_FORMAT_1, RECORD_FORMAT_2, RECORD_FORMAT)
+# The fields a format-3 record writes as decimal strings; the chain hashes them as integers.
+BIG_FIELDS = ("seed", "reseed")
 HEADER_FIELDS = ("format", "game", "players", "options", "seed")
 CHAIN_ALGORITHM = "sha256"
 SIGNATURE_ALGORITHM = "Ed25519"
@@ -54,19 +60,40 @@ def canonical(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+def jcs(value: Any) -> bytes:
+    """RFC 8785 (JCS) canonical JSON, what a format-3 record's signature signs: numbers as
+    ECMAScript writes them, so an integer beyond 2**53 - 1 is refused (IntegerDomainError) rather
+    than written as a double nobody can check. The `rfc8785` package: one maintained
+    implementation of the standard instead of our own."""
+    return rfc8785.dumps(value)
+
+
+def as_integer(value: Any) -> Any:
+    """A format-3 record's decimal string (`seed`, `reseed`) as the integer the chain hashes;
+    anything else unchanged."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
+        return int(value)
+    return value
+
+
+def exact_event(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An event as the chain hashes it: an undo's `reseed` as an integer."""
+    if event.get("type") == "undo" and isinstance(event.get("reseed"), str):
+        return {**event, "reseed": as_integer(event["reseed"])}
+    return event
+
+
 def genesis(header: Mapping[str, Any]) -> str:
-    """What the first entry's hash builds on: the game, its players, options and seed."""
+    """What the first entry's hash builds on: the game, its players, options and seed (an integer,
+    also when a format-3 record carries it as a decimal string)."""
     fields = {"format": CHAIN_FORMAT, **{k: header.get(k) for k in HEADER_FIELDS if k != "format"}}
-    fields["seed"] = read_seed(fields["seed"])  # hashed as the number, however a record writes it
+    fields["seed"] = as_integer(fields["seed"])
     return hashlib.sha256(canonical(fields)).hexdigest()
 
 
 def link(previous: str, seq: int, event: Mapping[str, Any]) -> str:
-    """One entry's hash: over the previous hash, its sequence number and its event (an undo's
-    `reseed` as the number, however a record writes it: api.rules.common.seeds)."""
-    if "reseed" in event:
-        event = {**event, "reseed": read_seed(event["reseed"])}
-    content = canonical({"seq": seq, "event": event})
+    """One entry's hash: over the previous hash, its sequence number and its event."""
+    content = canonical({"seq": seq, "event": exact_event(event)})
     return hashlib.sha256(previous.encode("ascii") + b"\n" + content).hexdigest()
 
 

@@ -7,18 +7,23 @@ import io
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rfc8785 import IntegerDomainError
+
 from api.errors import ApiProblem
-from api.rules.common.seeds import shown_seed
 from api.rules.errors import RuleError
 from api.rules.replay import replay
 from api.tables.chain import (
     CHAIN_ALGORITHM,
     RECORD_FORMAT,
     RECORD_FORMAT_1,
+    RECORD_FORMAT_2,
     SIGNATURE_ALGORITHM,
     RecordKey,
+    as_integer,
     canonical,
+    exact_event,
     hashes,
+    jcs,
 )
 from api.tables.chain import genesis as chain_genesis
 from api.tables.store import TableRow, require_game
@@ -44,9 +49,14 @@ def chain(record: Mapping[str, Any], entries: list[Mapping[str, Any]]) -> list[s
 
 
 def build_record(table: TableRow, entries: list[dict[str, Any]], key: RecordKey) -> dict[str, Any]:
-    """The record of a finished game (format 2): its entries with the hashes stored when they were
+    """The record of a finished game (format 3): its entries with the hashes stored when they were
     appended (the store checked them on reading), the head it is — the table's version, its number
     of entries and the time of the last one — and the server's signature over all of it.
+
+    Format 3 writes the seed and an undo's fresh seed as decimal strings (up to 2**62: past what a
+    JavaScript number holds exactly) and signs RFC 8785 (JCS). A table made before integers were
+    bounded may hold another integer past 2**53 - 1 (which JCS cannot write exactly): its record
+    is format 2, signed over `canonical`, as before.
 
     Nothing in it is "now": the same table version exports the same bytes, signature included
     (Ed25519 is deterministic), so re-exports and ETags agree."""
@@ -59,8 +69,8 @@ def build_record(table: TableRow, entries: list[dict[str, Any]], key: RecordKey)
         "table_id": table.id,
         "players": table.players,
         "options": table.options,
-        "seed": shown_seed(table.seed),
-        "events": [{"seq": e["seq"], "event": e["event"], "hash": e["hash"]} for e in entries],
+        "seed": str(table.seed),
+        "events": [{"seq": e["seq"], "event": _written(e["event"]), "hash": e["hash"]} for e in entries],
         "result": result,
         "created_at": table.created_at.isoformat(),
         "finished_at": table.updated_at.isoformat(),
@@ -72,22 +82,59 @@ def build_record(table: TableRow, entries: list[dict[str, Any]], key: RecordKey)
         },
         "signature": {"algorithm": SIGNATURE_ALGORITHM, "key_id": key.key_id},
     }
-    record["signature"]["value"] = key.sign_bytes(signed_bytes(record))
+    try:
+        message = signed_bytes(record)
+    except IntegerDomainError:
+        record = {
+            **record,
+            "format": RECORD_FORMAT_2,
+            "seed": table.seed,
+            "events": [{"seq": e["seq"], "event": e["event"], "hash": e["hash"]} for e in entries],
+            "signature": {"algorithm": SIGNATURE_ALGORITHM, "key_id": key.key_id},
+        }
+        message = signed_bytes(record)
+    record["signature"]["value"] = key.sign_bytes(message)
     return record
 
 
+def _written(event: Mapping[str, Any]) -> dict[str, Any]:
+    """An event as a format-3 record writes it: an undo's integer `reseed` as a decimal string."""
+    reseed = event.get("reseed")
+    if event.get("type") == "undo" and isinstance(reseed, int) and not isinstance(reseed, bool):
+        return {**event, "reseed": str(reseed)}
+    return dict(event)
+
+
+def exact(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record with the integers format 3 writes as strings (`seed`, `reseed`) read back as
+    integers: what the chain hashes and the rules replay."""
+    out = dict(record)
+    out["seed"] = as_integer(record.get("seed"))
+    if isinstance(record.get("events"), list):
+        out["events"] = [
+            {**entry, "event": exact_event(entry["event"])}
+            if isinstance(entry, Mapping) and isinstance(entry.get("event"), Mapping)
+            else entry
+            for entry in record["events"]
+        ]
+    return out
+
+
 def signed_bytes(record: Mapping[str, Any]) -> bytes:
-    """What a format-2 signature signs: the canonical form of the whole record with only the
-    signature's own `value` left out (every other field, known or not, is bound)."""
+    """What a format-2 or -3 signature signs: the canonical form of the whole record with only the
+    signature's own `value` left out (every other field, known or not, is bound) — RFC 8785 in
+    format 3, `canonical` in format 2."""
     signature = record.get("signature")
     unsigned = (
         {k: v for k, v in signature.items() if k != "value"} if isinstance(signature, Mapping) else signature
     )
-    return canonical({**record, "signature": unsigned})
+    whole = {**record, "signature": unsigned}
+    return jcs(whole) if record.get("format") == RECORD_FORMAT else canonical(whole)
 
 
 # What a format-1 signature binds (the head: table, number of entries, last hash → every entry and
 # the header). Anything else in a format-1 record can be edited without its signature noticing.
+WHOLE_SIGNED = (RECORD_FORMAT_2, RECORD_FORMAT)
 FORMAT_1_BOUND = frozenset({"format", "table_id", "game", "players", "options", "seed", "events", "chain"})
 
 
@@ -106,7 +153,7 @@ def record_head(record: Mapping[str, Any]) -> tuple[int, str]:
 
 def signer(record: Mapping[str, Any]) -> str | None:
     """The key id a record says signed it."""
-    signature = record.get("signature") if record.get("format") == RECORD_FORMAT else None
+    signature = record.get("signature") if record.get("format") in WHOLE_SIGNED else None
     if record.get("format") == RECORD_FORMAT_1:
         signature = (record.get("chain") or {}).get("signature")
     key_id = signature.get("key_id") if isinstance(signature, Mapping) else None
@@ -198,7 +245,7 @@ def check_signature(record: Mapping[str, Any], key: RecordKey, raw: Mapping[str,
     stated = record.get("chain") or {}
     if stated.get("length") != len(entries) or stated.get("head") != head:
         return "invalid" if _signature_value(record) else "unsigned"
-    if record.get("format") == RECORD_FORMAT:
+    if record.get("format") in WHOLE_SIGNED:
         whole = raw if raw is not None else record
         signature = whole.get("signature")
         if not isinstance(signature, Mapping) or not signature.get("value"):
@@ -212,7 +259,11 @@ def check_signature(record: Mapping[str, Any], key: RecordKey, raw: Mapping[str,
             or said.get("version") != len(entries)
         ):
             return "invalid"
-        good = key.verifies_bytes(str(signature["value"]), signed_bytes(whole), str(signature["key_id"]))
+        try:
+            message = signed_bytes(whole)
+        except (IntegerDomainError, TypeError, ValueError):  # not JCS-writable: nothing signed it
+            return "invalid"
+        good = key.verifies_bytes(str(signature["value"]), message, str(signature["key_id"]))
         return "valid" if good else "invalid"
     signature = stated.get("signature") or {}
     if not signature.get("value"):
@@ -228,7 +279,7 @@ def check_signature(record: Mapping[str, Any], key: RecordKey, raw: Mapping[str,
 def _signature_value(record: Mapping[str, Any]) -> bool:
     holder = (
         record.get("signature")
-        if record.get("format") == RECORD_FORMAT
+        if record.get("format") in WHOLE_SIGNED
         else (record.get("chain") or {}).get("signature")
     )
     return isinstance(holder, Mapping) and bool(holder.get("value"))
@@ -257,10 +308,12 @@ VERDICT_CODES = (
 def verify_record(
     record: Mapping[str, Any], key: RecordKey, raw: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Check the record's hash chain and the server's signature (format 2: of the whole record as
+    """Check the record's hash chain and the server's signature (formats 2 and 3: of the whole record as
     sent, `raw`; format 1: of its head), then replay its log from its seed and compare the outcome
     with the one it claims. Valid only when all three hold. Whether it is the table's current record
-    is the caller's to add (`currency`: it reads the table)."""
+    is the caller's to add (`currency`: it reads the table). Format 3's decimal strings (`seed`,
+    `reseed`) are read as the integers they are for the chain and the replay."""
+    record = exact(record)
     verdict = _verify_replay(record)
     signature = "invalid" if not verdict["chain"]["intact"] else check_signature(record, key, raw)
     verdict["signature"] = signature
