@@ -84,6 +84,14 @@ def verified(key: dict[str, Any], signature: str, message: bytes) -> bool:
 
 
 def check(record: dict[str, Any], key: dict[str, Any]) -> tuple[str, str]:
+    """The verdict and why; a record broken past reading (a field of the wrong kind) is invalid."""
+    try:
+        return checked(record, key)
+    except (AttributeError, KeyError, TypeError, ValueError) as error:
+        return "invalid", f"the record is not a readable Kibitz record ({type(error).__name__}: {error})"
+
+
+def checked(record: dict[str, Any], key: dict[str, Any]) -> tuple[str, str]:
     fmt = record.get("format")
     if fmt not in ("kibitz-record/1", *WHOLE_SIGNED):
         return "invalid", f"not a Kibitz record format this script knows: {fmt!r}"
