@@ -65,6 +65,7 @@ class World:
         }
         self.running = running
         players = group.get("players") or [{}, {}]
+        self.ids["player_id"] = players[0].get("id", "nope-player")
         self.query = {"a": players[0].get("id", "x"), "b": players[1].get("id", "y")}
         self.tokens = {
             "writeToken": finished.token,

@@ -5,6 +5,7 @@ type-checked against it (tests/contract/test_pwa_types.py)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from api.rules.magellan.game import MAGELLAN
@@ -31,7 +32,8 @@ def table(
 
 
 def errors(answer: dict[str, Any]) -> list[str]:
-    return [f"{list(e.absolute_path)}: {e.message}" for e in TABLE.iter_errors(answer)]
+    served = json.loads(json.dumps(answer))  # as a client reads it (a Message is a str)
+    return [f"{list(e.instance_path)}: {e.message}" for e in TABLE.iter_errors(served)]
 
 
 def test_mg8_cook_b_pull_is_a_documented_legal_action() -> None:
