@@ -39,7 +39,10 @@ export function playerName(state, seat) {
   return p ? p.name : "?";
 }
 
-/** "+64", "−128", "±0" */
+/**
+ * "+64", "−128", "±0"
+ * @param {number} n
+ */
 export function signed(n) {
   if (n > 0) return `+${n}`;
   if (n < 0) return `−${Math.abs(n)}`;
