@@ -32,10 +32,10 @@ export function ruleLink(rule, testid) {
 
 /**
  * @param {import("kibitz-api").components["schemas"]["MhingView"]} state
- * @param {number} seat
+ * @param {number | null | undefined} seat
  */
 export function playerName(state, seat) {
-  const p = state.players.find((pl) => pl.seat === seat) || state.players[seat];
+  const p = state.players.find((pl) => pl.seat === seat) || (seat === null || seat === undefined ? undefined : state.players[seat]);
   return p ? p.name : "?";
 }
 
