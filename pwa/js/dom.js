@@ -9,6 +9,11 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 /** Attributes, `class` (a string or a list), `text`, `dataset`, `testid`, `style`, `on<event>` handlers. */
 /** @typedef {Record<string, any>} Props */
 
+/**
+ * @param {HTMLElement | SVGElement} el
+ * @param {Props | null | undefined} props
+ * @param {boolean} isSvg
+ */
 function applyProps(el, props, isSvg) {
   for (const [key, value] of Object.entries(props || {})) {
     if (value === undefined || value === null || value === false) continue;
@@ -18,7 +23,10 @@ function applyProps(el, props, isSvg) {
     else if (key === "testid") el.setAttribute("data-testid", value);
     else if (key === "style") Object.assign(el.style, value); // CSSOM, allowed under CSP
     else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
-    else if (!isSvg && (key === "value" || key === "checked" || key === "disabled" || key === "hidden" || key === "selected")) el[key] = value;
+    else if (!isSvg && (key === "value" || key === "checked" || key === "disabled" || key === "hidden" || key === "selected")) {
+      // An HTML element's own property of that name (a boolean or the value string).
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (el))[key] = value;
+    }
     else el.setAttribute(key, value === true ? "" : String(value));
   }
 }
@@ -64,6 +72,23 @@ export function s(tag, props, ...children) {
   return el;
 }
 
+/**
+ * The value, or a thrown Error where null is impossible by the rules (strict types, no silent default).
+ * @template T
+ * @param {T | null | undefined} value
+ * @param {string} what
+ * @returns {T}
+ */
+export function present(value, what) {
+  if (value === null || value === undefined) throw new Error(`${what} is missing`);
+  return value;
+}
+
+/**
+ * @template {Node} E
+ * @param {E} el
+ * @returns {E}
+ */
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;

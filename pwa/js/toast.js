@@ -36,15 +36,22 @@ export function toast(message, { kind = "info", timeout = 4000, onClick } = {}) 
   setTimeout(close, timeout);
 }
 
-/** Show an API error: the problem's `detail` (or title), falling back to a generic text. */
+/**
+ * Show an API error: the problem's `detail` (or title), falling back to a generic text.
+ * @param {unknown} err anything thrown; an ApiError carries the problem
+ * @param {string} fallbackText
+ */
 export function toastError(err, fallbackText) {
-  const detail = err?.problem?.detail || err?.problem?.title;
+  const problem = /** @type {{problem?: {detail?: string, title?: string}} | null | undefined} */ (err)?.problem;
+  const detail = problem?.detail || problem?.title;
   toast(detail || fallbackText, { kind: "error", timeout: 6000 });
 }
 
 /**
  * After an entry: what it did, with an Undo button ("Red to 12 — Undo"). One at a time: a newer
  * entry's toast replaces the older one.
+ * @param {string} message
+ * @param {(() => unknown) | null | undefined} onUndo
  */
 export function undoToast(message, onUndo, { timeout = 6000 } = {}) {
   const into = host();
@@ -58,7 +65,7 @@ export function undoToast(message, onUndo, { timeout = 6000 } = {}) {
   };
   button?.addEventListener("click", () => {
     close();
-    onUndo();
+    onUndo?.();
   });
   into.replaceChildren(el);
   setTimeout(close, timeout);

@@ -67,6 +67,7 @@ const LOADERS = {
   mhing: () => import("./mhing/index.js"),
 };
 
+/** @param {string} name */
 export function hasClient(name) {
   return Object.hasOwn(LOADERS, name);
 }
@@ -76,6 +77,7 @@ export function hasClient(name) {
  * @returns {Promise<GameClient | null>}
  */
 export async function loadGame(name) {
-  const loader = LOADERS[name];
-  return loader ? (await loader()).default : null;
+  const loader = LOADERS[/** @type {keyof typeof LOADERS} */ (name)];
+  // Each client reads its own game's events only (its name picked it), hence the narrower describe().
+  return loader ? /** @type {GameClient} */ (/** @type {unknown} */ ((await loader()).default)) : null;
 }

@@ -3,10 +3,24 @@
 // The server decides what counts (it matches the games by name again and checks every play); the
 // phone only leaves out the plays of other games and the parts the import does not read.
 
-/** "Mahé", "MAHE" and " mahe " are one name (case, accents and spacing left aside). */
+/**
+ * "Mahé", "MAHE" and " mahe " are one name (case, accents and spacing left aside).
+ * @param {unknown} name
+ */
 export function folded(name) {
   return String(name).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().split(/\s+/).filter(Boolean).join(" ");
 }
+
+/**
+ * The parts of a BG Stats export read here. It is someone else's file: every field may be missing or
+ * of another type, so each is `unknown` until checked (the server checks them all again); the
+ * entries are typed as objects, and the code below still skips a null one.
+ * @typedef {{id?: unknown, name?: unknown}} BgGame
+ * @typedef {{id?: unknown, name?: unknown}} BgPlayer
+ * @typedef {{playerRefId?: unknown, score?: unknown, winner?: unknown}} BgScore
+ * @typedef {{uuid?: unknown, gameRefId?: unknown, playDate?: unknown, durationMin?: unknown, sourcePlayId?: unknown, ignored?: unknown, playerScores?: BgScore[] | null}} BgPlay
+ * @typedef {{games: BgGame[], players: BgPlayer[], plays: BgPlay[]}} BgExport
+ */
 
 const OURS = new Set(["mahe", "magellan", "mhing"]);
 
@@ -17,13 +31,15 @@ const OURS = new Set(["mahe", "magellan", "mhing"]);
  * @returns {{games: any[], players: any[], plays: any[]} | null}
  */
 export function ourPlays(text) {
-  let data;
+  /** @type {{games?: unknown, players?: unknown, plays?: unknown} | null} */
+  let parsed;
   try {
-    data = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     return null;
   }
-  if (!data || !Array.isArray(data.games) || !Array.isArray(data.players) || !Array.isArray(data.plays)) return null;
+  if (!parsed || !Array.isArray(parsed.games) || !Array.isArray(parsed.players) || !Array.isArray(parsed.plays)) return null;
+  const data = /** @type {BgExport} */ (parsed);
   const games = data.games.filter((g) => g && typeof g.name === "string" && OURS.has(folded(g.name)));
   const gameIds = new Set(games.map((g) => g.id));
   const plays = data.plays.filter((p) => p && gameIds.has(p.gameRefId) && !p.ignored);

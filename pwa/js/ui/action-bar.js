@@ -41,6 +41,10 @@ export function bigButton({ testid, label, sub, onclick, kind = "primary", disab
 /**
  * The bar's head: what is going on (status nodes) and, for a phone that may write, Undo (the last
  * event, after a confirm). undoLabel: the game's word for it.
+ * @param {{legal_actions?: {undo?: {possible?: boolean}} | null}} table
+ * @param {import("../games/registry.js").Controller} ctl
+ * @param {string} undoLabel
+ * @param {...import("../dom.js").Child} status
  */
 export function barHead(table, ctl, undoLabel, ...status) {
   const undo = ctl.readOnly
@@ -99,6 +103,6 @@ export function notesList(items, { text, why, testid = "notes" }) {
   return h(
     "ul",
     { class: "notes", testid },
-    ...items.map((n, i) => h("li", { class: "note", testid: `note-${n.code}`, "data-rule": n.rule || "" }, text(n, i), n.rule ? [" ", why(n)] : null)),
+    ...items.map((n, i) => h("li", { class: "note", testid: `note-${n.code}`, "data-rule": n.rule || "" }, text(n, i), n.rule && why ? [" ", why(n)] : null)),
   );
 }

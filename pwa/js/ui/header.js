@@ -1,16 +1,24 @@
 // The top bar: home link, "Rules" link for the game on screen, language switch; offline banner.
-import { h } from "../dom.js";
+import { h, present } from "../dom.js";
 import { t, lang, LANGUAGES, LANGUAGE_NAMES, setLanguage, onLanguageChange } from "../i18n.js";
 import { openSheet } from "./sheet.js";
 import { onConnectivity, isOnline } from "../api.js";
 
+/** @type {string | null} */
 let rulesGame = null;
 
+/**
+ * @param {string} game
+ * @param {string} [anchor]
+ */
 export function rulesUrl(game, anchor) {
   return `rules/${game}.${lang()}.html${anchor ? `#${anchor}` : ""}`;
 }
 
-/** Show the header "Rules" link for a game (or hide it with null). */
+/**
+ * Show the header "Rules" link for a game (or hide it with null).
+ * @param {string | null} game
+ */
 export function setRulesGame(game) {
   rulesGame = game;
   refresh();
@@ -64,7 +72,7 @@ function chooseLanguage() {
               await setLanguage(code);
             },
           },
-          LANGUAGE_NAMES[code],
+          LANGUAGE_NAMES[/** @type {keyof typeof LANGUAGE_NAMES} */ (code)],
         ),
       ),
     ),
@@ -72,7 +80,7 @@ function chooseLanguage() {
 }
 
 export function initHeader() {
-  document.getElementById("lang-switch").addEventListener("click", chooseLanguage);
+  present(document.getElementById("lang-switch"), "the language switch").addEventListener("click", chooseLanguage);
   onLanguageChange(refresh);
   onConnectivity(refresh);
   window.addEventListener("online", refresh);

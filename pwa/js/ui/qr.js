@@ -3,14 +3,23 @@
 // (one path, no HTML strings, no inline styles: the app's CSP holds).
 import { h, s } from "../dom.js";
 
+/** @typedef {typeof import("/vendor/qrcode/qrcode.mjs").default} QrFactory */
+
+/** @type {Promise<QrFactory> | null} */
 let library = null;
 
+/** @returns {Promise<QrFactory>} */
 function qrcode() {
   if (!library) library = import("/vendor/qrcode/qrcode.mjs").then((module) => module.default);
   return library;
 }
 
-/** A <figure> with the link's QR code (drawn when the library is there) and its caption. */
+/**
+ * A <figure> with the link's QR code (drawn when the library is there) and its caption.
+ * @param {string} url
+ * @param {string} caption
+ * @param {string} [testid]
+ */
 export function qrFigure(url, caption, testid) {
   const box = h("div", { class: "qr-box", role: "img", "aria-label": caption, testid, "data-url": url });
   qrcode()
@@ -37,6 +46,6 @@ export function qrFigure(url, caption, testid) {
       );
       box.dataset.drawn = "true";
     })
-    .catch((err) => console.warn("qr", err));
+    .catch((/** @type {unknown} */ err) => console.warn("qr", err));
   return h("figure", { class: "qr" }, box, h("figcaption", { class: "small muted" }, caption));
 }

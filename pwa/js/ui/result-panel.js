@@ -25,7 +25,10 @@ export function winnerNames(result, fallbackName) {
   return seatNames(result, result.winners, fallbackName);
 }
 
-/** The line that says how the game was decided. */
+/**
+ * The line that says how the game was decided.
+ * @param {...import("../dom.js").Child} content
+ */
 export function explanationLine(...content) {
   return h("p", { class: "result-explanation", testid: "result-explanation" }, ...content);
 }

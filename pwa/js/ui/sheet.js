@@ -53,12 +53,18 @@ export function openSheet({ title, body, confirmLabel, cancelLabel, onConfirm, o
     close();
     if (onCancel) onCancel();
   }
+  /** @param {KeyboardEvent} e */
   function onKey(e) {
     if (e.key === "Escape") cancel();
   }
+  /** @param {import("../dom.js").Child | import("../dom.js").Child[]} content */
   function setBody(content) {
     bodyEl.replaceChildren(...(Array.isArray(content) ? content : [content]).map((c) => (c instanceof Node ? c : h("p", {}, c))));
   }
+  /**
+   * @param {boolean} value
+   * @param {{lock?: boolean}} [options]
+   */
   function setBusy(value, { lock = false } = {}) {
     busy = value;
     locked = value && lock;

@@ -4,6 +4,10 @@ import { t } from "../i18n.js";
 import { rulesUrl } from "./header.js";
 
 /** Anchor for a rule: its referee Decision where the rules page has one (decisions: a Set), else the rule. */
+/**
+ * @param {Set<string>} decisions
+ * @param {string} rule
+ */
 export function decisionAnchor(decisions, rule) {
   return decisions.has(rule) ? `decision-${rule}` : rule;
 }

@@ -9,7 +9,16 @@ import { setRulesGame } from "../ui/header.js";
 import { toast } from "../toast.js";
 import { groupItems } from "./group.js";
 
-/** Accepts a full join link, a "#/t/<id>?k=..." fragment or a bare table id; returns a route path. */
+/**
+ * A table this phone remembers (store.rememberTable writes it).
+ * @typedef {{id: string, game: string, title: string, players: string[], finished: boolean, updated_at: string | null, created_at: string | null, seen_at: string}} KnownTable
+ */
+
+/**
+ * Accepts a full join link, a "#/t/<id>?k=..." fragment or a bare table id; returns a route path.
+ * @param {string | null | undefined} text
+ * @returns {string | null}
+ */
 export function parseJoin(text) {
   const value = (text || "").trim();
   if (!value) return null;
@@ -26,7 +35,10 @@ export function parseJoin(text) {
   return null;
 }
 
-/** The day and time a remembered table started (else was last seen), the phone's way. */
+/**
+ * The day and time a remembered table started (else was last seen), the phone's way.
+ * @param {KnownTable} entry
+ */
 function whenText(entry) {
   const at = entry.created_at || entry.updated_at || entry.seen_at;
   if (!at) return "";
@@ -36,6 +48,10 @@ function whenText(entry) {
 /** Tables listed before "show all": the groups stay in sight on a phone (issue 33). */
 const FIRST_TABLES = 3;
 
+/**
+ * @param {KnownTable} entry
+ * @param {(entry: KnownTable) => void} onForget
+ */
 function tableItem(entry, onForget) {
   const hasToken = !!store.getToken(entry.id);
   const status = entry.finished ? t("home.finished") : hasToken ? t("home.playing") : t("table.view_only");
@@ -62,6 +78,7 @@ function tableItem(entry, onForget) {
   );
 }
 
+/** @param {HTMLElement} container */
 export async function mountHome(container) {
   setRulesGame(null);
   const tablesList = h("ul", { class: "table-list", testid: "known-tables" });
@@ -72,11 +89,12 @@ export async function mountHome(container) {
   function renderTables() {
     const entries = store.knownTables();
     const shown = showAll ? entries : entries.slice(0, FIRST_TABLES);
-    tablesList.replaceChildren(...shown.map((e) => tableItem(e, forget)));
+    tablesList.replaceChildren(...shown.map((/** @type {KnownTable} */ e) => tableItem(e, forget)));
     empty.hidden = entries.length > 0;
     more.hidden = entries.length <= FIRST_TABLES;
     more.textContent = showAll ? t("home.tables_fewer") : t("home.tables_all", { count: entries.length });
   }
+  /** @param {KnownTable} entry */
   function forget(entry) {
     store.forgetTable(entry.id);
     renderTables();
@@ -97,7 +115,7 @@ export async function mountHome(container) {
     "form",
     {
       class: "join-form",
-      onsubmit: (e) => {
+      onsubmit: (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
         const path = parseJoin(joinInput.value);
         if (path) navigate(path);

@@ -33,6 +33,10 @@ function figures(pairs, testid) {
   return h("dl", { class: "player-figures", testid }, pairs.map(([label, value]) => h("div", { class: "player-figure" }, h("dt", {}, label), h("dd", {}, value))));
 }
 
+/**
+ * @param {HTMLElement} container
+ * @param {{params: Record<string, string>, query: URLSearchParams}} route
+ */
 export async function mountPlayer(container, { params, query }) {
   setRulesGame(null);
   const groupId = params.id;

@@ -1,6 +1,6 @@
 // Thumb-sized inputs: the money pad (values 1–9), the list of cards typed so far, the number pad
 // for prices (digits, erase, OK) and a row of seat chips.
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { MONEY_VALUES, playerName, seatDot } from "./common.js";
 import { countCards } from "./mine.js";
@@ -43,7 +43,7 @@ export function moneyPad({ onPick, values = MONEY_VALUES, testPrefix = "mg-money
           "data-count": count === null ? null : count,
           "aria-label": count === null ? null : t("magellan.mine.card", { count, value: v }),
           disabled,
-          onclick: () => onPick(v),
+          onclick: () => present(onPick, "onPick")(v),
         },
         h("span", { class: "btn-label" }, String(v)),
         sub ? h("span", { class: "btn-sub" }, sub(v)) : null,
@@ -135,7 +135,7 @@ function routeKeyboard() {
 export function numberPad({ min, max = null, start = min, typed = "", onChange, onOk, testPrefix, label, okTestid, okLabel, okSub, okKind = "primary", compact = false, okButton = true }) {
   let digits = String(typed || "").replace(/\D/g, "").slice(0, DIGITS_MAX);
   const valueOf = () => (digits === "" ? start : Number(digits));
-  const fits = (v) => v >= min && (max === null || max === undefined || v <= max);
+  const fits = (/** @type {number} */ v) => v >= min && (max === null || max === undefined || v <= max);
   const display = h("output", { class: "num-pad-value", testid: `${testPrefix}-amount`, "aria-live": "polite" });
   const hint = h("span", { class: "num-pad-hint small", testid: `${testPrefix}-hint` });
   const okText = h("span", { class: "btn-label" });
@@ -147,7 +147,7 @@ export function numberPad({ min, max = null, start = min, typed = "", onChange, 
     okSubText,
   );
   const erase = h("button", { type: "button", class: "btn btn-secondary num-pad-key num-pad-erase", testid: `${testPrefix}-erase`, "aria-label": t("magellan.pad.erase"), onclick: () => press("erase") }, "⌫");
-  const key = (d) => h("button", { type: "button", class: "btn btn-die num-pad-key", testid: `${testPrefix}-key-${d}`, onclick: () => press(String(d)) }, String(d));
+  const key = (/** @type {number} */ d) => h("button", { type: "button", class: "btn btn-die num-pad-key", testid: `${testPrefix}-key-${d}`, onclick: () => press(String(d)) }, String(d));
 
   function show() {
     const v = valueOf();
@@ -162,6 +162,7 @@ export function numberPad({ min, max = null, start = min, typed = "", onChange, 
     okSubText.textContent = sub || "";
     okSubText.hidden = !sub;
   }
+  /** @param {string} what a digit or "erase" */
   function press(what) {
     if (what === "erase") digits = digits.slice(0, -1);
     else if (digits.length < DIGITS_MAX) digits = digits === "0" ? what : digits + what;

@@ -2,7 +2,7 @@
 // "My cards" panel, and the hand the pay / slide / swap pads offer when I am the one acting.
 // The hand comes from the seat's private view (GET …/seats/<seat>), which the table view keeps
 // fresh with the table's version (ctl.mine).
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { panel } from "../../ui/panel.js";
 import { sum } from "./common.js";
@@ -47,7 +47,11 @@ export function handFor(table, ctl, seat) {
   return { cards, ready: !!cards && mine.status === "fresh" && mine.version === table.version };
 }
 
-/** One money card: its value big, how many I hold in the corner. */
+/**
+ * One money card: its value big, how many I hold in the corner.
+ * @param {number} value
+ * @param {number} count
+ */
 function moneyCard(value, count) {
   return h(
     "span",
@@ -73,7 +77,8 @@ export function minePanel(table, ctl) {
     return panel({ title, ...attrs }, h("p", { class: "small muted" }, mine.status === "failed" ? t("magellan.mine.unavailable") : t("common.loading")));
   }
   const counts = countCards(hand);
-  const piles = view.magellan_piles || [];
+  const held = present(view, "my hand's view"); // a hand was read from it just above
+  const piles = held.magellan_piles || [];
   return panel(
     { title: [title, h("span", { class: "muted small mg-mine-sum", testid: "my-hand-summary" }, ` · ${t("magellan.mine.summary", { count: hand.length, total: sum(hand) })}`)], ...attrs },
     hand.length
@@ -82,7 +87,7 @@ export function minePanel(table, ctl) {
     piles.length
       ? h("p", { class: "small mg-mine-piles", testid: "my-piles" }, t("magellan.mine.piles", { piles: piles.map((p) => `[${p.join(", ")}]`).join(" ") }))
       : null,
-    view.hand_open ? h("p", { class: "small muted" }, t("magellan.mine.open")) : null,
+    held.hand_open ? h("p", { class: "small muted" }, t("magellan.mine.open")) : null,
     mine.status === "failed" ? h("p", { class: "small muted" }, t("magellan.mine.maybe_old")) : null,
   );
 }

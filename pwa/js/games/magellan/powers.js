@@ -6,17 +6,24 @@ import * as api from "../../api.js";
 const KEY = "kibitz.magellan.powers";
 /** Sent on window when the table arrives or changes, so a screen showing it can redraw. */
 export const POWERS_CHANGED = "kibitz:magellan-powers";
+/** @typedef {import("kibitz-api").components["schemas"]["Power"]} Power */
+
+/** @type {Power[] | null} */
 let rows = stored();
 
+/** @returns {Power[] | null} */
 function stored() {
   try {
-    return JSON.parse(localStorage.getItem(KEY)) || null;
+    return JSON.parse(localStorage.getItem(KEY) ?? "null") || null;
   } catch {
     return null;
   }
 }
 
-/** Keep the powers from a GET /api/games answer; true when they changed. */
+/**
+ * Keep the powers from a GET /api/games answer; true when they changed.
+ * @param {import("kibitz-api").components["schemas"]["GameInfo"][] | null | undefined} games
+ */
 export function rememberPowers(games) {
   const magellan = (games || []).find((g) => g.name === "magellan");
   if (!magellan?.powers) return false;
@@ -45,7 +52,12 @@ export async function refreshPowers() {
   }
 }
 
-/** The row of (explorer, side, field), or null before the app has ever seen the table. */
+/**
+ * The row of (explorer, side, field), or null before the app has ever seen the table.
+ * @param {string} explorer
+ * @param {string} side
+ * @param {number} field
+ */
 export function powerOf(explorer, side, field) {
   return (rows || []).find((r) => r.explorer === explorer && r.side === side && r.field === field) || null;
 }

@@ -4,6 +4,7 @@ import { boardPanel } from "./board.js";
 import { cardPanel, playersPanel } from "./panels.js";
 import { standingsPanel } from "./scoring.js";
 
+/** @param {import("kibitz-api").components["schemas"]["MagellanTable"]} table */
 export function replayState(table) {
   const over = table.finished || table.state.stage === "finished" || table.state.stage === "scoring";
   return [standingsPanel(table), over ? null : cardPanel(table), boardPanel(table), playersPanel(table)];

@@ -10,13 +10,21 @@ const RING = 140; // radius of the field centres
 const FIELD_R = 19;
 const FIELDS = 21;
 
+/**
+ * @param {number} n
+ */
 export function fieldPosition(n) {
   // Field 21 (beach) at the top; turtles move counter-clockwise, as on the real board.
   const angle = ((-90 - (n * 360) / FIELDS) * Math.PI) / 180;
   return { x: C + RING * Math.cos(angle), y: C + RING * Math.sin(angle), angle };
 }
 
-/** One turtle: shell, head, legs. (x, y) = shell centre. */
+/**
+ * One turtle: shell, head, legs. (x, y) = shell centre.
+ * @param {string} colour
+ * @param {number} x
+ * @param {number} y
+ */
 function turtle(colour, x, y, { scale = 1, mover = false, level = 0, field = 0 } = {}) {
   const fill = HEX[colour] || "#888";
   const g = s("g", {
@@ -38,6 +46,12 @@ function turtle(colour, x, y, { scale = 1, mover = false, level = 0, field = 0 }
   return g;
 }
 
+/**
+ * @param {string[]} colours bottom → top
+ * @param {number} x
+ * @param {number} y
+ * @param {{ mover: string | null | undefined, field: number }} where
+ */
 function stack(colours, x, y, { mover, field }) {
   const g = s("g", { class: "stack" });
   const n = colours.length;
@@ -49,6 +63,11 @@ function stack(colours, x, y, { mover, field }) {
   return g;
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number | null | undefined} value
+ */
 function card(x, y, value, { beach = false } = {}) {
   const g = s("g", { class: "egg-card", testid: "face-up", "data-value": value ?? "" });
   g.append(s("rect", { x, y, width: 46, height: 62, rx: 6, class: beach ? "card-beach" : "card-face" }));
@@ -74,6 +93,10 @@ function die(x, y, d) {
   return g;
 }
 
+/**
+ * @param {number} n
+ * @param {string[]} colours
+ */
 function fieldTitle(n, colours) {
   const name = n === FIELDS ? `${t("mahe.field_n", { n })} (${t("mahe.beach")})` : t("mahe.field_n", { n });
   return colours.length ? `${name}: ${colours.map(colourName).join(" → ")}` : name;

@@ -9,6 +9,7 @@ import { t } from "../../i18n.js";
 /** @type {Colour[]} */
 export const PALETTE = ["red", "yellow", "green", "lightblue", "darkblue", "purple", "black"];
 
+/** @type {Record<string, string>} */
 export const HEX = {
   red: "#d7263d",
   yellow: "#f7c80c",

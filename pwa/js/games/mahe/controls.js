@@ -1,6 +1,6 @@
 // Mahé's action bar: the big buttons for whatever legal_actions allows right now, with the API's
 // odds (bust chance, where each die value would take the turtle, who would get the egg card).
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t, percent } from "../../i18n.js";
 import { barHead, bigButton, prompt, viewOnlyHint } from "../../ui/action-bar.js";
 import { colourName, playerName, HEX } from "./colours.js";
@@ -62,7 +62,8 @@ function diePad(state, action, onValue) {
  */
 export function renderControls(table, ctl) {
   const { state } = table;
-  const legal = table.legal_actions || /** @type {Schemas["MaheLegalActions"]} */ ({ actions: [] });
+  /** @type {Partial<Schemas["MaheLegalActions"]>} */
+  const legal = table.legal_actions || { actions: [] };
   /** @type {import("../registry.js").ByType<Schemas["MaheAction"]>} */
   const acts = Object.fromEntries((legal.actions || []).map((a) => [a.type, a]));
   const digital = (state.options?.chance || table.options?.chance) === "digital";
@@ -81,7 +82,7 @@ export function renderControls(table, ctl) {
       h(
         "div",
         { class: "pad" },
-        ...acts.reveal_card.values.map((v) =>
+        ...present(acts.reveal_card.values, "the cards to reveal").map((v) =>
           bigButton({ testid: `card-${v}`, label: String(v), kind: "die", onclick: () => ctl.propose({ type: "reveal_card", value: v }) }),
         ),
       ),
@@ -109,12 +110,12 @@ export function renderControls(table, ctl) {
     const who = playerName(state, legal.mover ?? state.turn?.seat ?? 0);
     if (digital) {
       body.append(
-        prompt(t("mahe.roll_prompt_digital", { name: who, turtle: colourName(turtle) })),
+        prompt(t("mahe.roll_prompt_digital", { name: who, turtle: colourName(present(turtle, "the moving turtle")) })),
         bigButton({ testid: "roll", label: t("mahe.roll"), onclick: () => ctl.commitNow({ type: "die" }) }),
       );
     } else {
       body.append(
-        prompt(t("mahe.roll_prompt", { name: who, turtle: colourName(turtle) })),
+        prompt(t("mahe.roll_prompt", { name: who, turtle: colourName(present(turtle, "the moving turtle")) })),
         diePad(state, acts.die, (v) => ctl.propose({ type: "die", value: v })),
       );
     }
@@ -136,14 +137,14 @@ export function renderControls(table, ctl) {
     // visible in the die having been rolled), so there is no separate "Another die" tap.
     const nextDie = acts.die && !digital ? diePad(state, acts.die, (v) => ctl.propose({ type: "die", value: v })) : null;
     if (acts.die && digital) {
-      const sub = t("mahe.bust_chance", { p: percent(acts.die.bust_chance ?? 0) });
+      const sub = t("mahe.bust_chance", { p: percent(acts.die?.bust_chance ?? 0) });
       row.append(
         bigButton({
           testid: "another-die",
           label: t("mahe.another_die"),
           sub,
           kind: "warning",
-          onclick: () => ctl.propose({ type: "die" }, { preview: false, text: t("mahe.confirm_another_digital", { p: percent(acts.die.bust_chance ?? 0) }) }),
+          onclick: () => ctl.propose({ type: "die" }, { preview: false, text: t("mahe.confirm_another_digital", { p: percent(acts.die?.bust_chance ?? 0) }) }),
         }),
       );
     }
@@ -151,7 +152,7 @@ export function renderControls(table, ctl) {
       body.append(prompt(legal.decider ? t("mahe.decide_prompt", { name: legal.decider.name }) : t("mahe.decide_prompt_plain")), row);
     }
     if (nextDie) {
-      body.append(h("p", { class: "prompt-sub", testid: "another-die-hint" }, t("mahe.another_prompt", { p: percent(acts.die.bust_chance ?? 0) })), nextDie);
+      body.append(h("p", { class: "prompt-sub", testid: "another-die-hint" }, t("mahe.another_prompt", { p: percent(acts.die?.bust_chance ?? 0) })), nextDie);
     }
     if (acts.play_card?.cards?.length) {
       const outcomes = new Map((acts.play_card.outcomes || []).map((o) => [o.value, o]));

@@ -3,8 +3,13 @@ import { t, list } from "../../i18n.js";
 import { colourName, playerName } from "./colours.js";
 import { lastMoveText, sentence } from "./status.js";
 
+
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 
+/**
+ * @param {unknown} a
+ * @param {unknown} b
+ */
 function same(a, b) {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
@@ -43,7 +48,7 @@ export function describe(before, after, event) {
   const moved = a.last_move && !same(a.last_move, b.last_move);
   if (moved) {
     parts.push(lastMoveText(a));
-    if (a.last_move.game_over || a.phase === "finished") parts.push(t("sum.game_over"));
+    if (a.last_move?.game_over || a.phase === "finished") parts.push(t("sum.game_over"));
     else if (a.turn?.seat !== b.turn?.seat) parts.push(t("sum.next_turn", { name: playerName(a, a.turn.seat) }));
   } else if (a.turn?.dice?.length && (event.type === "die" || event.type === "play_card")) {
     const dice = a.turn.dice.map((d) => d.value);

@@ -5,6 +5,7 @@ import { createBoard } from "./board.js";
 import { lastMove } from "./status.js";
 import { scoreboard } from "./scoreboard.js";
 
+/** @param {import("kibitz-api").components["schemas"]["MaheTable"]} table */
 export function replayState(table) {
   const board = createBoard();
   board.update(table);

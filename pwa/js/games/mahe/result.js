@@ -13,8 +13,9 @@ import { whyLink } from "./status.js";
 function explanation(result) {
   const r = result.ranking;
   const best = r[0];
-  const byName = (seats) => list(seatNames(result, seats));
+  const byName = (/** @type {number[]} */ seats) => list(seatNames(result, seats));
   // Each count in its own plural form: the sentence's (count) and "3 eggs", "2 cards" as phrases.
+  /** @type {Record<string, string | number>} */
   const params = { winner: best.name, eggs: t("result.eggs", { count: best.eggs }), cards: t("result.cards", { count: best.cards }) };
   if (result.decided_by === "eggs") {
     Object.assign(params, { count: best.eggs, runner: r[1]?.name ?? "", runner_eggs: r[1]?.eggs ?? 0 });

@@ -28,7 +28,7 @@ export function createScreen(container, ctl) {
 
   /** @param {MaheTable} table */
   function renderInfo(table) {
-    infoHost.replaceChildren(...[lastMove(table.state), scoreboard(table, ctl.mine)].filter(Boolean));
+    infoHost.replaceChildren(...[lastMove(table.state), scoreboard(table, ctl.mine)].filter((node) => node !== null));
   }
 
   /** @param {MaheTable} table */
@@ -41,7 +41,7 @@ export function createScreen(container, ctl) {
     update(table) {
       current = table;
       board.update(table);
-      resultHost.replaceChildren(...[table.finished ? resultPanel(table, ctl.id) : null].filter(Boolean));
+      resultHost.replaceChildren(...[table.finished ? resultPanel(table, ctl.id) : null].filter((node) => node !== null));
       renderInfo(table);
       renderBar(table);
     },

@@ -8,11 +8,21 @@ import { playersList, seatSelect, segmented, setupForm } from "../../ui/players-
 import { PALETTE, HEX, colourName } from "./colours.js";
 import { whyLink } from "./status.js";
 
+/** @typedef {import("./colours.js").Colour} Colour */
+
+/**
+ * @param {number} n
+ */
 export function turtlesPerPlayer(n) {
   return n <= 3 ? 2 : 1;
 }
 
-/** Trim or top up everyone's colours to what the player count requires, keeping choices. */
+/**
+ * Trim or top up everyone's colours to what the player count requires, keeping choices.
+ * @template {{ colours: Colour[] }} P
+ * @param {P[]} players
+ * @returns {P[]}
+ */
 export function normalizeColours(players) {
   const need = turtlesPerPlayer(players.length);
   for (const p of players) p.colours = p.colours.slice(0, need);
@@ -61,6 +71,10 @@ export function mountSetup(container, { meta, create, initial }) {
   });
   const firstSeat = seatSelect({ id: "first-seat", testid: "first-seat", names: players.names, random: true });
 
+  /**
+   * @param {number} i
+   * @param {Colour} colour
+   */
   function toggleColour(i, colour) {
     const p = form.players[i];
     const need = turtlesPerPlayer(form.players.length);
@@ -74,6 +88,10 @@ export function mountSetup(container, { meta, create, initial }) {
     renderPlayers();
   }
 
+  /**
+   * @param {{ colours: Colour[] }} p
+   * @param {number} i
+   */
   function swatches(p, i) {
     const taken = new Map();
     form.players.forEach((q, j) => j !== i && q.colours.forEach((c) => taken.set(c, j)));

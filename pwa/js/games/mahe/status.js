@@ -1,5 +1,5 @@
 // Whose turn, who decides and why, referee notes with "why?" links, the last move in words.
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t, list, codeText } from "../../i18n.js";
 import { notesList } from "../../ui/action-bar.js";
 import { decisionAnchor, rulesLink } from "../../ui/why.js";
@@ -114,11 +114,14 @@ export function notes(table) {
   const params = noteParams(table);
   return notesList(items, {
     text: (n) => codeText(`note.${n.code}`, params, n.text || n.code),
-    why: (n) => whyLink(ruleAnchor(n.rule), `why-${n.rule}`),
+    why: (n) => whyLink(ruleAnchor(present(n.rule, "a note's rule")), `why-${n.rule}`),
   });
 }
 
-/** Capitalise a sentence that starts with a colour name ("red moves …" → "Red moves …"). */
+/**
+ * Capitalise a sentence that starts with a colour name ("red moves …" → "Red moves …").
+ * @param {string} text
+ */
 export function sentence(text) {
   return text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : text;
 }

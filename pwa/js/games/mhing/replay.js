@@ -2,6 +2,7 @@
 // rounds so far.
 import { standings, history } from "./standings.js";
 
+/** @param {import("kibitz-api").components["schemas"]["MhingTable"]} table */
 export function replayState(table) {
   return [standings(table), history(table)];
 }

@@ -32,14 +32,17 @@ export function ruleLink(rule, testid) {
 
 /**
  * @param {import("kibitz-api").components["schemas"]["MhingView"]} state
- * @param {number} seat
+ * @param {number | null | undefined} seat
  */
 export function playerName(state, seat) {
-  const p = state.players.find((pl) => pl.seat === seat) || state.players[seat];
+  const p = state.players.find((pl) => pl.seat === seat) || (seat === null || seat === undefined ? undefined : state.players[seat]);
   return p ? p.name : "?";
 }
 
-/** "+64", "−128", "±0" */
+/**
+ * "+64", "−128", "±0"
+ * @param {number} n
+ */
 export function signed(n) {
   if (n > 0) return `+${n}`;
   if (n < 0) return `−${Math.abs(n)}`;

@@ -10,10 +10,15 @@ import { whyLink, playerName, signed } from "./rules.js";
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {Schemas["MhingTable"]} MhingTable */
 
+/** @param {number} seat */
 function dealerBadge(seat) {
   return h("span", { class: "mh-dealer", testid: `dealer-${seat}`, title: t("mhing.dealer_title") }, t("mhing.dealer_badge"));
 }
 
+/**
+ * @param {number} score
+ * @param {number} target
+ */
 function progress(score, target) {
   const bar = h("span", { class: "mh-progress-bar" });
   bar.style.width = `${Math.max(0, Math.min(100, (score / target) * 100)).toFixed(1)}%`;
@@ -73,7 +78,7 @@ export function standings(table) {
       h("td", { class: "num mh-score-cell", testid: `score-${p.seat}` }, String(p.score)),
       h(
         "td",
-        { class: ["num", "mh-change", change > 0 && "is-up", change < 0 && "is-down"], testid: `change-${p.seat}` },
+        { class: ["num", "mh-change", (change ?? 0) > 0 && "is-up", (change ?? 0) < 0 && "is-down"], testid: `change-${p.seat}` },
         last ? signed(change ?? 0) : "",
       ),
     );
