@@ -67,7 +67,7 @@ class ProbeSchema(Schema):
 
 class ReadySchema(ProbeSchema):
     schema = fields.String(
-        required=True, metadata={"description": "The database's migration revision", "example": "0014"}
+        required=True, metadata={"description": "The database's migration revision", "example": "0015"}
     )
 
 

@@ -362,7 +362,7 @@ def response_examples() -> dict[str, Any]:
             "streams": {"streams": 0, "tables": 0, "reads": 0, "renders": 0, "handed_back": 0},
         },
         "getLiveness": {"status": "ok"},
-        "getReadiness": {"status": "ok", "schema": "0014"},
+        "getReadiness": {"status": "ok", "schema": "0015"},
         **group_examples(),
         **next_table_examples(),
         "listGames": [
