@@ -12,8 +12,8 @@ hand-written dictionaries); this last pass over the registered document turns ea
 * no type at all (any JSON value) → nothing to add.
 
 Marshmallow metadata passes only `x-` keys through, so a string holding JSON says what it holds as
-`x-contentMediaType` / `x-contentSchema`; they become JSON Schema's own `contentMediaType` /
-`contentSchema` here.
+`x-contentMediaType` / `x-contentSchema`, and a map's keys as `x-propertyNames`; they become JSON
+Schema's own `contentMediaType` / `contentSchema` / `propertyNames` here.
 """
 
 from __future__ import annotations
@@ -24,7 +24,11 @@ from apispec import APISpec
 
 NULL = {"type": "null"}
 SKIP = ("example", "examples", "default", "enum", "const")
-STANDARD = {"x-contentMediaType": "contentMediaType", "x-contentSchema": "contentSchema"}
+STANDARD = {
+    "x-contentMediaType": "contentMediaType",
+    "x-contentSchema": "contentSchema",
+    "x-propertyNames": "propertyNames",
+}
 
 
 def null_allowed(node: dict[str, Any]) -> None:

@@ -34,8 +34,9 @@ TEXT_RULE = (
     "invisible formatting characters (Unicode Cf: bidi controls, zero-width spaces, soft hyphens, "
     "tags; Hangul fillers), save a zero-width joiner U+200D between two symbols (U+2190 to U+2BFF or "
     "beyond U+FFFF, each with its marks) as in emoji sequences (400 `format-character`); with a "
-    "combining mark first, after a space or more than 3 in a row (400 `combining-marks`; 422 when only "
-    "the NFC form has 4, a Tibetan vowel sign split in two). "
+    "combining mark first, after a space or more than 3 in a row (400 `combining-marks`). 422 with the "
+    "same code where the pattern allows the text: only its NFC form has 4 marks (a Tibetan vowel sign "
+    "split in two), or a format character or mark lies beyond the Basic Multilingual Plane. "
     "Lengths count characters (code points) as sent and as stored. The pattern says this for the Basic "
     "Multilingual Plane; format characters and combining marks beyond it are refused the same."
 )
@@ -84,9 +85,17 @@ def _text_pattern() -> str:
 TEXT_PATTERN = _text_pattern()
 
 
-def refusal(error: text.TextRefused) -> ApiProblem:
-    """The rule's refusal as an answer: 400 with its code (each spelt out for the code catalog)."""
-    if error.stored:  # the text as sent keeps the rule, its NFC form does not: no malformed request
+TEXT_REGEX = re.compile(TEXT_PATTERN)
+
+
+def refusal(error: text.TextRefused, raw: str) -> ApiProblem:
+    """The rule's refusal as an answer: 400 with its code (each spelt out for the code catalog); 422
+    where the document's pattern allows the text, which it cannot refuse as malformed — its NFC form
+    breaks the marks bound, or a mark or format character beyond the Basic Multilingual Plane (which
+    the pattern reads as a symbol) is refused."""
+    if error.stored or TEXT_REGEX.match(raw):
+        if error.code == "format-character":
+            return ApiProblem(422, "format-character", error.detail)
         return ApiProblem(422, "combining-marks", error.detail)
     if error.code == "combining-marks":
         return ApiProblem(400, "combining-marks", error.detail)
@@ -114,7 +123,7 @@ class FreeText(fields.String):
         try:
             stored = text.free_text(raw)
         except text.TextRefused as error:
-            raise refusal(error) from None
+            raise refusal(error, raw) from None
         if len(raw) > self.max_length:  # as sent: the document's maxLength counts what is sent
             raise ValidationError(f"Longer than maximum length {self.max_length}.")
         return stored

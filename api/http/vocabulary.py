@@ -63,8 +63,10 @@ def _field(spec: common.Field) -> fields.Field:
     if spec.kind == "object":
         return fields.Nested(views.BoardSheet, **options)
     if spec.kind == "seat_cards":
+        seat = r"^[0-5]$"  # Magellan seats (3 to 6 players, MG-1)
+        options["metadata"] = {**options.get("metadata", {}), "x-propertyNames": {"pattern": seat}}
         return fields.Dict(
-            keys=fields.String(validate=validate.Regexp(r"^[0-6]$")),
+            keys=fields.String(validate=validate.Regexp(seat)),
             values=fields.List(fields.Integer(strict=True, validate=validate.Range(min=1, max=9))),
             **options,
         )
