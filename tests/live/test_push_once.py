@@ -144,6 +144,15 @@ async def _crowd(
     loop = asyncio.get_running_loop()
     try:
         await asyncio.wait_for(asyncio.gather(*(p.has(0) for p in phones)), 60)
+        # On PostgreSQL the change listener may start after the first streams and wake them all to
+        # read once more (notices may have gone by meanwhile): let that settle before counting.
+        settled = await loop.run_in_executor(None, costs_now)
+        for _ in range(20):
+            await asyncio.sleep(0.5)
+            now = await loop.run_in_executor(None, costs_now)
+            if now == settled:
+                break
+            settled = now
         for version in range(CHANGES):
             reads, renders = await loop.run_in_executor(None, costs_now)
             answer = await loop.run_in_executor(None, _append, base, created, version, view)
