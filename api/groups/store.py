@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from cryptography.hazmat.primitives import serialization
-from sqlalchemy import Connection, Engine, Text, and_, cast, func, insert, select, update
+from sqlalchemy import Connection, Engine, Table, Text, and_, cast, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from api.db.engine import read_connection, write_transaction
@@ -892,17 +892,7 @@ def _import_filters(
     group_id: str, game: str | None, player: str | None, since: datetime | None, until: datetime | None
 ) -> list[Any]:
     """The conditions of a page or walk over imported results (dates on the day played)."""
-    where: list[Any] = [group_imports.c.group_id == group_id]
-    if game is not None:
-        where.append(group_imports.c.game == game)
-    if player is not None:
-        escaped = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        where.append(cast(group_imports.c.seats, Text).like(f'%"{escaped}"%', escape="\\"))
-    if since is not None:
-        where.append(group_imports.c.played_at >= since)
-    if until is not None:
-        where.append(group_imports.c.played_at < until)
-    return where
+    return _conditions(group_imports, group_imports.c.played_at, group_id, game, player, since, until)
 
 
 def _imported(row: Mapping[str, Any]) -> Membership:
@@ -943,16 +933,29 @@ def _filters(
     group_id: str, game: str | None, player: str | None, since: datetime | None, until: datetime | None
 ) -> list[Any]:
     """The conditions of a page or walk (dates on the tables' start: the join is the caller's)."""
-    where: list[Any] = [group_tables.c.group_id == group_id]
+    return _conditions(group_tables, game_tables.c.created_at, group_id, game, player, since, until)
+
+
+def _conditions(
+    rows: Table,
+    day: Any,
+    group_id: str,
+    game: str | None,
+    player: str | None,
+    since: datetime | None,
+    until: datetime | None,
+) -> list[Any]:
+    """A group's rows (its tables or its imported results), by game, player and dates on `day`."""
+    where: list[Any] = [rows.c.group_id == group_id]
     if game is not None:
-        where.append(group_tables.c.game == game)
+        where.append(rows.c.game == game)
     if player is not None:
         escaped = player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        where.append(cast(group_tables.c.seats, Text).like(f'%"{escaped}"%', escape="\\"))
+        where.append(cast(rows.c.seats, Text).like(f'%"{escaped}"%', escape="\\"))
     if since is not None:
-        where.append(game_tables.c.created_at >= since)
+        where.append(day >= since)
     if until is not None:
-        where.append(game_tables.c.created_at < until)
+        where.append(day < until)
     return where
 
 
