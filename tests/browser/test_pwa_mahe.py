@@ -33,6 +33,17 @@ def turtle_on(page: Any, field: int, colour: str) -> Any:
     return page.get_by_test_id(f"track-field-{field}").get_by_test_id(f"turtle-{colour}")
 
 
+def settled_box(page: Any, testid: str) -> Any:
+    """An element's box once it is on screen: the board is drawn again when the phone's referee
+    arrives or news comes in, and an element being replaced has no box for that moment."""
+    for _ in range(50):
+        box = page.get_by_test_id(testid).bounding_box()
+        if box is not None:
+            return box
+        page.wait_for_timeout(100)
+    return None
+
+
 def create_table_by_ui(page: Any, base: str) -> str:
     open_setup(page, base, "mahe")
     page.get_by_test_id("player-name-0").fill("Eva")
@@ -256,7 +267,7 @@ def test_layout_at_360x740(live_server: str, phone_page: Any) -> None:
     # While a die is typed in, the die pad hides no field of the island and not the scores.
     bar = page.get_by_test_id("actionbar").bounding_box()
     for testid in [f"track-field-{n}" for n in range(1, 22)] + ["scoreboard"]:
-        box = page.get_by_test_id(testid).bounding_box()
+        box = settled_box(page, testid)
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], (testid, box, bar)
     page.screenshot(path="/tmp/kibitz-table-360x740.png")
 
