@@ -680,21 +680,7 @@ class GroupStore:
                 .limit(MAX_TABLES)
             ).mappings()
             imports = [(m, imported_table(m)) for m in map(_imported, imported)]
-        walked = [
-            (
-                _membership(r),
-                TableFacts(
-                    r["table_id"],
-                    r["game"],
-                    list(r["t_players"]),
-                    bool(r["t_finished"]),
-                    int(r["t_version"]),
-                    utc(r["t_created_at"]),
-                    utc(r["t_updated_at"]),
-                ),
-            )
-            for r in rows
-        ]
+        walked = [(_membership(r), _table_facts(r, "table_id", "t_")) for r in rows]
         return sorted(walked + imports, key=lambda pair: pair[0].position)
 
     def plays(self, group_id: str) -> dict[str, datetime]:
@@ -836,18 +822,7 @@ class GroupStore:
                     cols.updated_at,
                 ).where(cols.id.in_(list(table_ids)))
             ).mappings()
-            return {
-                r["id"]: TableFacts(
-                    r["id"],
-                    r["game"],
-                    list(r["players"]),
-                    bool(r["finished"]),
-                    int(r["version"]),
-                    utc(r["created_at"]),
-                    utc(r["updated_at"]),
-                )
-                for r in rows
-            }
+            return {r["id"]: _table_facts(r, "id") for r in rows}
 
     def latest_of_game(self, group_id: str, game: str) -> Membership | None:
         """The group's latest table of a game (one indexed read: `last_seating` per game)."""
@@ -957,6 +932,19 @@ def _conditions(
     if until is not None:
         where.append(day < until)
     return where
+
+
+def _table_facts(row: Mapping[str, Any], id_column: str, prefix: str = "") -> TableFacts:
+    """A table's facts from a row of its columns (named with `prefix` where a join renamed them)."""
+    return TableFacts(
+        row[id_column],
+        row["game"],
+        list(row[f"{prefix}players"]),
+        bool(row[f"{prefix}finished"]),
+        int(row[f"{prefix}version"]),
+        utc(row[f"{prefix}created_at"]),
+        utc(row[f"{prefix}updated_at"]),
+    )
 
 
 def _membership(row: Mapping[str, Any]) -> Membership:
