@@ -41,7 +41,7 @@ migrate: install
 # The phone app's files under content-hashed names with brotli/gzip siblings (api/http/static_build.py).
 # Incremental: only changed files are compressed again (the first build takes ~1 min for Pyodide).
 static: install
-	$(BIN)/python -m api.http.static_build
+	$(BIN)/python -m api.phone.static_build
 
 serve: migrate static
 	@$(BIN)/python -m devtools.phone_address
@@ -79,7 +79,7 @@ test: lint typecheck static
 	$(BIN)/pytest -m "browser or deploy"
 
 openapi: install
-	$(BIN)/python -m api.http.openapi_doc > openapi.yaml
+	$(BIN)/python -m api.contract.openapi_doc > openapi.yaml
 
 bench: install
 	$(BIN)/python -m benchmarks.run

@@ -49,6 +49,6 @@ if len(control_socket.encode()) > 100 and not control_socket_disable:  # a Unix 
 def on_starting(server: object) -> None:
     """The phone app's build folder (var/static/) is brought up to date before any worker boots: a
     first build compresses Pyodide (~1 min), longer than a worker may take to start."""
-    from api.http.static_build import ensure_built
+    from api.phone.static_build import ensure_built
 
     ensure_built()

@@ -10,27 +10,27 @@ from flask_cors import CORS
 from flask_smorest import Api
 
 from api.config import MAX_BODY_BYTES, database_url_from_env
+from api.contract.conventions import apply_conventions
+from api.contract.links import add_links
+from api.contract.spec_style import install_spec_style
+from api.contract.vocabulary import register_views, register_vocabulary
 from api.db.engine import make_engine
 from api.groups.history import FactsCache
 from api.groups.store import GroupStore
 from api.http import evening, games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
 from api.http.compression import install_compression
 from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
-from api.http.conventions import apply_conventions
 from api.http.i18n import install_content_language
 from api.http.limits import install_rate_limits
-from api.http.links import add_links
 from api.http.metrics import install_metrics
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
-from api.http.pwa import SheetIdConverter, register_path_converter, serve_static
-from api.http.pwa import blp as pwa_blueprint
 from api.http.schemas import ProblemSchema
 from api.http.security import register_security_headers, trust_proxies
-from api.http.spec_style import install_spec_style
 from api.http.stream import install_change_feed
 from api.http.strict import install_query_check
 from api.http.verification import install_verification_limits
-from api.http.vocabulary import register_views, register_vocabulary
+from api.phone.pwa import SheetIdConverter, register_path_converter, serve_static
+from api.phone.pwa import blp as pwa_blueprint
 from api.sheets.library import SheetLibrary
 from api.sheets.store import SheetStore
 from api.tables.store import TableStore

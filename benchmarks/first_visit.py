@@ -34,7 +34,7 @@ from typing import Any
 import requests
 
 from api.db.migrate import upgrade
-from api.http import static_build
+from api.phone import static_build
 from benchmarks import first_screen
 from benchmarks.front import front
 from devtools.gunicorn import GunicornProcess, free_port

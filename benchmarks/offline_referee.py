@@ -32,8 +32,8 @@ from typing import Any
 import requests
 
 from api.db.migrate import upgrade
-from api.http.bundle import PYODIDE_DIR, PYODIDE_FILES, rules_zip
-from api.http.static_build import referee_bytes
+from api.phone.bundle import PYODIDE_DIR, PYODIDE_FILES, rules_zip
+from api.phone.static_build import referee_bytes
 from api.rules.mahe.game import MAHE
 from devtools.gunicorn import GunicornProcess
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE

@@ -31,7 +31,7 @@ from typing import Any
 import brotli
 
 from api.db.migrate import upgrade
-from api.http import static_build
+from api.phone import static_build
 from devtools.gunicorn import GunicornProcess
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 

@@ -325,7 +325,7 @@ def build_static(args: argparse.Namespace, env: dict[str, str], release: Path) -
         run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=release)
     build_env = {**os.environ, **env, "KIBITZ_STATIC_DIR": str(release / "var" / "static")}
     python = str(args.prefix / "venv" / "bin" / "python")
-    run([python, "-m", "api.http.static_build"], cwd=release, env=build_env)
+    run([python, "-m", "api.phone.static_build"], cwd=release, env=build_env)
 
 
 def write(path: Path, text: str, mode: int = 0o644) -> None:

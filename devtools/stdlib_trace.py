@@ -17,8 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from api.http.bundle import PYODIDE_DIR, ROOT, build_rules_zip
-from api.http.stdlib_cut import MODULE_LIST
+from api.phone.bundle import PYODIDE_DIR, ROOT, build_rules_zip
+from api.phone.stdlib_cut import MODULE_LIST
 
 HEADER = """\
 # The standard library modules the phone's referee imports under Pyodide: what Pyodide itself imports

@@ -1163,7 +1163,7 @@ GROUP_STREAM_DOC = {
 
 
 def _group_stream_doc() -> dict[str, Any]:
-    from api.http.response_examples import group_stream_example
+    from api.contract.response_examples import group_stream_example
 
     doc = json.loads(json.dumps(GROUP_STREAM_DOC))
     doc["responses"]["200"]["content"]["text/event-stream"]["examples"] = group_stream_example()

@@ -8,7 +8,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.http import examples
+from api.contract import examples
 from api.http.compression import compressed
 from api.http.conditional import etagged
 from api.http.context import store

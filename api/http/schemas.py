@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
-from api.http.problem_codes import catalog
+from api.contract.problem_codes import catalog
 from api.http.strict import FreeText
 from api.rules.common.seeds import LEGACY_MAX_SEED, MAX_SAFE_INTEGER, SEED_DIGITS, read_seed
 from api.rules.registry import GAMES

@@ -21,11 +21,11 @@ from flask_smorest import Blueprint
 
 from api.errors import ApiProblem
 from api.http.context import STORE_KEY, bearer_token, store
-from api.http.editions import Editions
 from api.http.i18n import LANGUAGE_TAG, asked_language, best_language
 from api.http.limits import client_address, guard_token, limit_response
-from api.http.press import Press, Reader, Requests, direct_socket
-from api.http.view_cache import VIEWS_KEY, ViewCache
+from api.push.editions import Editions
+from api.push.press import Press, Reader, Requests, direct_socket
+from api.push.view_cache import VIEWS_KEY, ViewCache
 from api.tables.changes import ChangeFeed, announcer
 from api.tables.store import TableStore
 
@@ -226,7 +226,7 @@ def _seat() -> int | None:
 
 def _stream_doc() -> dict[str, Any]:
     """STREAM_DOC with the example's whole table (the create example's Mahé table at version 4)."""
-    from api.http.response_examples import mahe_table
+    from api.contract.response_examples import mahe_table
 
     doc: dict[str, Any] = json.loads(json.dumps(STREAM_DOC))
     examples = doc["responses"]["200"]["content"][EVENT_STREAM]["examples"]

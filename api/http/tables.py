@@ -8,7 +8,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.http import examples
+from api.contract import examples
 from api.http.compression import compressed
 from api.http.conditional import etagged
 from api.http.context import bearer_token, store
@@ -28,8 +28,8 @@ from api.http.schemas import (
     TableSchema,
 )
 from api.http.strict import CREATION_KEY_RULES, MIN_CREATION_KEY, creation_key, etag_matches, idempotency_key
-from api.http.view_cache import json_response, json_with_table, views
 from api.i18n import DEFAULT, localize_notes
+from api.push.view_cache import json_response, json_with_table, views
 from api.tables.views import replay_view, table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/api/tables", description="Tables: one game being played")

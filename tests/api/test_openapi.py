@@ -7,7 +7,7 @@ from pathlib import Path
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
-from api.http.openapi_doc import render_openapi
+from api.contract.openapi_doc import render_openapi
 from tests.openapi_document import openapi_document
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"

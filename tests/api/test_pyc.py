@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from api.http import pyc, static_build
+from api.phone import pyc, static_build
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = b'''"""A module with a docstring."""
@@ -61,7 +61,7 @@ def test_the_compiled_stdlib_is_the_same_in_every_process() -> None:
     """Compiled afresh (not from the build's kept copy) here, in a loaded test process, and in
     processes with other hash seeds: one result."""
     script = (
-        "import hashlib; from api.http import pyc, static_build; "
+        "import hashlib; from api.phone import pyc, static_build; "
         "cut = static_build.referee_stdlib(compiled=False); "
         "print(hashlib.sha256(pyc.sourceless_stable(cut, static_build.STDLIB_AT)).hexdigest())"
     )

@@ -25,8 +25,8 @@ import brotli
 import pytest
 from flask.testing import FlaskClient
 
-from api.http import bundle, static_build
-from api.http.pwa import IMMUTABLE
+from api.phone import bundle, static_build
+from api.phone.pwa import IMMUTABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -217,7 +217,7 @@ def test_pyodide_is_served_from_our_origin_with_a_csp_for_webassembly(client: Fl
 def test_the_traced_module_list_is_current() -> None:
     """The list the cut is made from is what the rules import now (rerun the trace when it fails:
     `python -m devtools.stdlib_trace`)."""
-    from api.http.stdlib_cut import MODULE_LIST
+    from api.phone.stdlib_cut import MODULE_LIST
     from devtools import stdlib_trace
 
     assert stdlib_trace.listing(stdlib_trace.trace()) == MODULE_LIST.read_text(encoding="utf-8")

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from api.db.migrate import upgrade
 from api.http.context import STORE_KEY
-from api.http.deltas import diff, pointer, same
-from api.http.editions import Editions
 from api.i18n import localize_notes
+from api.push.deltas import diff, pointer, same
+from api.push.editions import Editions
 from api.rules.referee import rules_view
 from api.rules.registry import get_game
 from api.rules.replay import advance

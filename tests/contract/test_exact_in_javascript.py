@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from api.contract.integers import SEAT_NAMES
 from api.http.context import STORE_KEY
-from api.http.integers import SEAT_NAMES
 from api.rules.common.seeds import MAX_SAFE_INTEGER, read_seed, shown_seed
 from api.tables.tokens import new_seed
 from tests.browser.test_referee_differential import WholeGame, magellan_game, mahe_game, mhing_game

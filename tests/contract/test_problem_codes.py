@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.http.problem_codes import COMMITTED, GAME_FOLDERS, read_catalog, refusals
+from api.contract.problem_codes import COMMITTED, GAME_FOLDERS, read_catalog, refusals
 from api.rules.errors import RuleError
 from tests.contract.test_vocabulary import games, spoil, state_before
 from tests.openapi_document import openapi_document
@@ -24,7 +24,9 @@ CATALOG = json.loads(COMMITTED.read_text())
 
 
 def test_the_committed_reading_is_fresh() -> None:
-    assert read_catalog() == CATALOG, "run: python -m api.http.problem_codes > api/http/problem_codes.json"
+    assert read_catalog() == CATALOG, (
+        "run: python -m api.contract.problem_codes > api/contract/problem_codes.json"
+    )
 
 
 def test_every_refusal_names_a_code_the_reading_finds() -> None:

@@ -33,7 +33,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from api.app import create_app
-from api.http.problem_codes import catalog
+from api.contract.problem_codes import catalog
 from tests.conftest import TEST_LIMITS, migrated_sqlite
 from tests.contract.regex_strategies import remembered_regex_strategies
 from tests.openapi_document import openapi_document, openapi_document_copy

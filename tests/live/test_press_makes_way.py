@@ -13,8 +13,8 @@ from unittest import mock
 import pytest
 from flask import Flask
 
-from api.http import press
-from api.http.press import Requests, make_way
+from api.push import press
+from api.push.press import Requests, make_way
 
 
 @pytest.fixture(autouse=True)

@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 from werkzeug.serving import make_server
 
 from api.db.migrate import upgrade
-from api.http import editions
 from api.http.context import STORE_KEY
-from api.http.editions import Editions
 from api.http.stream import EDITIONS_KEY
 from api.i18n import localize_notes
+from api.push import editions
+from api.push.editions import Editions
 from api.tables.store import TableStore, require_game
 from devtools.gunicorn import GunicornProcess
 from tests.conftest import TEST_LIMITS, make_test_app

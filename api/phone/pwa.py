@@ -16,8 +16,8 @@ from flask import Blueprint, Flask, Response, send_from_directory
 from werkzeug.routing import PathConverter
 from whitenoise import WhiteNoise
 
-from api.http import static_build
 from api.http.security import APP_CSP
+from api.phone import static_build
 
 SWAGGER_DIR = Path(swagger_ui_bundle.swagger_ui_path)
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -1,4 +1,4 @@
-"""Render the OpenAPI document that is committed as openapi.yaml: `python -m api.http.openapi_doc`."""
+"""Render the OpenAPI document that is committed as openapi.yaml: `python -m api.contract.openapi_doc`."""
 
 from __future__ import annotations
 

@@ -12,12 +12,12 @@ from typing import Any
 
 from apispec import APISpec
 
+from api.contract.integers import bound_integers
+from api.contract.openapi31 import speak_openapi_31
+from api.contract.problem_codes import rule_refusals_markdown, setup_refusals_markdown
+from api.contract.response_examples import PARAMETER_EXAMPLES, response_examples
 from api.http.conditional import ETAGGED, IF_NONE_MATCH
-from api.http.integers import bound_integers
 from api.http.limits import COUNTED, LIMITED_OPERATIONS, quota_sentence
-from api.http.openapi31 import speak_openapi_31
-from api.http.problem_codes import rule_refusals_markdown, setup_refusals_markdown
-from api.http.response_examples import PARAMETER_EXAMPLES, response_examples
 from api.i18n import available
 
 PROBLEM = "application/problem+json"

@@ -15,7 +15,7 @@ from typing import Any
 from apispec import APISpec
 from marshmallow import RAISE, Schema, fields, validate
 
-from api.http import view_schemas as views
+from api.contract import view_schemas as views
 from api.http.strict import TEXT_PATTERN, TEXT_RULE
 from api.rules.common import events as common
 from api.rules.common.seeds import MAX_SAFE_INTEGER

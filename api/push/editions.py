@@ -24,10 +24,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from api.http.deltas import diff
 from api.http.schemas import TableSchema
-from api.http.view_cache import ViewCache
 from api.i18n import localize_notes
+from api.push.deltas import diff
+from api.push.view_cache import ViewCache
 from api.tables.store import TableRow, TableStore, public_entries, require_game
 from api.tables.views import table_view
 

@@ -28,8 +28,8 @@ from typing import Any
 import gevent
 from gevent import monkey as gevent_monkey
 
-from api.http.editions import Edition
 from api.http.metrics import FANOUT_LAG
+from api.push.editions import Edition
 from api.tables.changes import TableChanges
 
 log = logging.getLogger(__name__)

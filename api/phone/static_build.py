@@ -11,7 +11,7 @@ manifest, icons, the rules pages, which have no import map) and for browsers wit
 Builds are incremental and content-addressed: a hashed file that exists is complete (its compressed
 siblings are written before it), so only changed files are compressed again (brotli takes ~30 s on
 Pyodide's WebAssembly, once). Several processes may build at once: each file is written under a
-temporary name and renamed into place. `python -m api.http.static_build` builds (`make` does it).
+temporary name and renamed into place. `python -m api.phone.static_build` builds (`make` does it).
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from pathlib import Path, PurePosixPath
 
 from whitenoise.compress import Compressor
 
-from api.http import pyc
-from api.http.bundle import PYODIDE_DIR, PYODIDE_FILES, ROOT, rules_zip
-from api.http.stdlib_cut import cut_stdlib, traced_modules
 from api.i18n import available, messages_json
+from api.phone import pyc
+from api.phone.bundle import PYODIDE_DIR, PYODIDE_FILES, ROOT, rules_zip
+from api.phone.stdlib_cut import cut_stdlib, traced_modules
 
 # Where the app's sources are and where the build goes; another release can be built and served
 # beside this one (benchmarks/first_visit.py does, to measure what a release costs a phone).

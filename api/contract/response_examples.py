@@ -10,7 +10,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from api.http import examples
+from api.contract import examples
 from api.http.magellan import SCORE_EXAMPLE, example_sheet
 from api.http.mahe import EXAMPLE as MOVE_EXAMPLE
 from api.http.mhing import CLAIMS_EXAMPLE, WAITS_EXAMPLE

@@ -6,7 +6,7 @@ A client branches on `code`; it can only do so for codes it knows. Rather than a
 given to Flask's own errors (`HTTP_CODES`). The document then gives `Problem.code` as an enum and
 names, on the operations that append or preview an event, the rule refusals of each game with their
 REFEREE.md rule. Reading the sources takes seconds, so the result is committed beside this module
-(`problem_codes.json`, written by `python -m api.http.problem_codes`) and the app reads that;
+(`problem_codes.json`, written by `python -m api.contract.problem_codes`) and the app reads that;
 tests/contract/test_problem_codes.py checks it is fresh, that no refusal escapes the reading (a code
 built at run time would), and that answers carry only listed codes.
 """
