@@ -10,7 +10,7 @@ from flask_cors import CORS
 from flask_smorest import Api
 
 from api.config import MAX_BODY_BYTES, database_url_from_env
-from api.contract.conventions import apply_conventions
+from api.contract.conventions import Handling, apply_conventions
 from api.contract.links import add_links
 from api.contract.spec_style import install_spec_style
 from api.contract.vocabulary import register_views, register_vocabulary
@@ -19,9 +19,10 @@ from api.groups.history import FactsCache
 from api.groups.store import GroupStore
 from api.http import evening, games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
 from api.http.compression import install_compression
+from api.http.conditional import ETAGGED, IF_NONE_MATCH
 from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
 from api.http.i18n import install_content_language
-from api.http.limits import install_rate_limits
+from api.http.limits import COUNTED, LIMITED_OPERATIONS, install_rate_limits, quota_sentence
 from api.http.metrics import install_metrics
 from api.http.problems import PROBLEM_TYPE, handle_http_exception, register_problem_handlers
 from api.http.schemas import ProblemSchema
@@ -185,7 +186,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     )
     register_vocabulary(api.spec)
     register_views(api.spec)
-    apply_conventions(api.spec)
+    apply_conventions(api.spec, Handling(ETAGGED, IF_NONE_MATCH, LIMITED_OPERATIONS, COUNTED, quota_sentence))
     register_problem_handlers(app)
     install_query_check(app)
     install_content_language(app)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from apispec import APISpec
@@ -16,8 +18,6 @@ from api.contract.integers import bound_integers
 from api.contract.openapi31 import speak_openapi_31
 from api.contract.problem_codes import rule_refusals_markdown, setup_refusals_markdown
 from api.contract.response_examples import PARAMETER_EXAMPLES, response_examples
-from api.http.conditional import ETAGGED, IF_NONE_MATCH
-from api.http.limits import COUNTED, LIMITED_OPERATIONS, quota_sentence
 from api.i18n import available
 
 PROBLEM = "application/problem+json"
@@ -110,8 +110,6 @@ RATE_LIMIT_HEADERS = {
     "RateLimit": {"$ref": "#/components/headers/RateLimit"},
     "RateLimit-Policy": {"$ref": "#/components/headers/RateLimit-Policy"},
 }
-# Operations that count attempts or hold a capped resource (api.http.limits): what each counts.
-LIMITED = LIMITED_OPERATIONS
 REFUSAL_CODES = {
     "create": "`too-many-requests`: too many new tables, groups, sheets and publications from your address",
     "verify": "`too-many-requests`: too many verifications from your address",
@@ -152,16 +150,34 @@ ACCEPT_LANGUAGE = {
 }
 
 
-def _problem_response(path: str, method: str, status: int, example: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Handling:
+    """What the handlers do that the document states, handed in by the app (api.app) so that the
+    contract never imports a handler: the operations answering 304 to `If-None-Match`
+    (api.http.conditional) and the parameter's documentation, and the operations that count attempts
+    or hold a capped resource, with what each counts and the counts every answer reports
+    (api.http.limits) and their quotas in words."""
+
+    etagged: Collection[str]
+    if_none_match: Mapping[str, Any]
+    limited: Mapping[tuple[str, str], tuple[str, ...]]
+    counted: Collection[str]
+    quota_sentence: Callable[[tuple[str, ...]], str]
+
+
+def _problem_response(
+    path: str, method: str, status: int, example: dict[str, Any], handling: Handling
+) -> dict[str, Any]:
     description = PER_OPERATION.get((path, method, status), STATUS_TEXT[status])
     headers: dict[str, Any] = {"Content-Language": CONTENT_LANGUAGE}
-    kinds = LIMITED.get((path, method), ())
+    kinds = handling.limited.get((path, method), ())
     if status == 429:
         headers["Retry-After"] = RETRY_AFTER
         refusals = list(dict.fromkeys(REFUSAL_CODES[kind] for kind in kinds))
         if refusals:
             description = "; ".join(refusals) + ". `Retry-After` says when to try again"
-    if (status == 429 and set(kinds) & {*COUNTED, "token"}) or (status in (401, 403) and "token" in kinds):
+    counts = set(kinds) & {*handling.counted, "token"}
+    if (status == 429 and counts) or (status in (401, 403) and "token" in kinds):
         headers.update(RATE_LIMIT_HEADERS)
     return copy.deepcopy(
         {
@@ -259,12 +275,12 @@ def harden_requests(spec: APISpec) -> None:
         _harden(schemas[name])
 
 
-def apply_conventions(spec: APISpec) -> None:
+def apply_conventions(spec: APISpec, handling: Handling) -> None:
     """Rewrite every registered operation in place (see the module docstring)."""
     paths = spec._paths  # noqa: SLF001 - apispec keeps registered paths here; no public accessor
     examples = response_examples()
     spec.components.parameter("AcceptLanguage", "header", ACCEPT_LANGUAGE)
-    spec.components.parameter("IfNoneMatch", "header", IF_NONE_MATCH)
+    spec.components.parameter("IfNoneMatch", "header", dict(handling.if_none_match))
     spec.components.header("ETag", ETAG)
     spec.components.header("RateLimit", RATE_LIMIT)
     spec.components.header("RateLimit-Policy", RATE_LIMIT_POLICY)
@@ -286,24 +302,25 @@ def apply_conventions(spec: APISpec) -> None:
                 statuses |= {400, 413, 422}
             if any(p.get("in") == "query" for p in operation.get("parameters", [])):
                 statuses |= {400, 422}
-            if (path, method) in LIMITED:
+            if (path, method) in handling.limited:
                 statuses.add(429)
             for status in sorted(statuses):
-                responses[str(status)] = _problem_response(path, method, status, EXAMPLE_PROBLEMS[status])
+                problem = EXAMPLE_PROBLEMS[status]
+                responses[str(status)] = _problem_response(path, method, status, problem, handling)
             operation.setdefault("parameters", []).append({"$ref": "#/components/parameters/AcceptLanguage"})
-            if operation["operationId"] in ETAGGED:
+            if operation["operationId"] in handling.etagged:
                 operation.setdefault("parameters", []).append({"$ref": "#/components/parameters/IfNoneMatch"})
                 responses["304"] = {
                     "description": "Not modified: the answer you have (its `ETag`) is still the answer",
                     "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
                 }
                 responses["200"].setdefault("headers", {})["ETag"] = {"$ref": "#/components/headers/ETag"}
-            kinds = LIMITED.get((path, method), ())
+            kinds = handling.limited.get((path, method), ())
             if kinds:
                 said = operation.get("description", "").rstrip()
-                operation["description"] = f"{said}\n\n{quota_sentence(kinds)}".lstrip()
+                operation["description"] = f"{said}\n\n{handling.quota_sentence(kinds)}".lstrip()
             for code, response in responses.items():
-                if code.startswith("2") and set(kinds) & set(COUNTED):
+                if code.startswith("2") and set(kinds) & set(handling.counted):
                     response.setdefault("headers", {}).update(copy.deepcopy(RATE_LIMIT_HEADERS))
                 if code.startswith("2") and "content" in response:
                     response.setdefault("headers", {})["Content-Language"] = copy.deepcopy(CONTENT_LANGUAGE)

@@ -1,6 +1,11 @@
-"""Request and response examples shown in the OpenAPI document."""
+"""Request and response examples shown in the OpenAPI document (the blueprints show them as their
+request examples; api.contract.response_examples computes the answers from them)."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from api.rules.magellan.sheet import parse_sheet, sheet_json
 
 CREATE_MAHE = {
     "game": "mahe",
@@ -59,4 +64,66 @@ RECORD = {
         {"seq": 4, "event": {"type": "stop"}},
     ],
     "result": None,
+}
+
+
+# Stateless Mahé (api.http.mahe): a move on a position.
+MAHE_MOVE = {
+    "position": {
+        "raft": ["green"],
+        "track": [[] for _ in range(17)] + [["darkblue", "red", "yellow"]] + [[] for _ in range(3)],
+    },
+    "turtle": "red",
+    "dice": [1, 2, 3],
+    "owners": {"red": 0, "yellow": 1, "darkblue": 2, "green": 3},
+    "face_up": 5,
+}
+
+
+def example_sheet() -> dict[str, Any]:
+    """The example's numbers are shown as EXAMPLE data, not a real board (MG-2: nothing invented)."""
+    sheet = parse_sheet({})
+    data = sheet_json(sheet)
+    data["explorers"]["marco_polo"]["A"]["I"] = {"bags": None, "crowns": 0}
+    data["explorers"]["vasco"]["A"]["I"] = {"bags": None, "crowns": 1}
+    data["explorers"]["cook"]["A"]["III"] = {"bags": None, "crowns": 40}
+    return data
+
+
+# Stateless Magellan (api.http.magellan): an end position to score.
+MAGELLAN_SCORE = {
+    "sides": {"pizarro": "B"},
+    "board_sheet": example_sheet(),
+    "first_seat": 1,
+    "players": [
+        {
+            "name": "Red",
+            "ships": [
+                {"explorer": "magellan", "field": 3},
+                {"explorer": "magellan", "field": 2},
+                {"explorer": "pizarro", "field": 3},
+                {"explorer": "marco_polo", "field": 1},
+                {"explorer": "vasco", "field": 1},
+            ],
+            "money": [8],
+            "magellan_piles": [[1, 1, 5], [2, 4]],
+            "pizarro": {"draws": [5, 6, 2, 8]},
+        },
+        {"name": "Blue", "ships": [{"explorer": "cook", "field": 3}], "money": [1, 2, 3, 4, 9]},
+        {"name": "Green", "money": []},
+    ],
+}
+
+# Stateless Mhing (api.http.mhing): a hand to score, one to list the waits of, and claims on a discard.
+MHING_SCORE = {
+    "groups": ["b3 jk=b4 b5"],
+    "hidden": "c5 c5 c5 we we we dr dr jk k2 k2",
+    "flowers": "f1",
+    "discard": True,
+}
+MHING_WAITS = {"groups": ["b3 jk=b4 b5"], "hidden": "c5 c5 c5 we we we dr dr k2 k2", "flowers": ""}
+MHING_CLAIMS = {
+    "discarder": 0,
+    "seats": 4,
+    "claims": [{"seat": 1, "kind": "sequence"}, {"seat": 3, "kind": "triplet"}],
 }

@@ -11,10 +11,12 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from api.contract import examples
-from api.http.magellan import SCORE_EXAMPLE, example_sheet
-from api.http.mahe import EXAMPLE as MOVE_EXAMPLE
-from api.http.mhing import CLAIMS_EXAMPLE, WAITS_EXAMPLE
-from api.http.mhing import SCORE_EXAMPLE as HAND_EXAMPLE
+from api.contract.examples import MAGELLAN_SCORE as SCORE_EXAMPLE
+from api.contract.examples import MAHE_MOVE as MOVE_EXAMPLE
+from api.contract.examples import MHING_CLAIMS as CLAIMS_EXAMPLE
+from api.contract.examples import MHING_SCORE as HAND_EXAMPLE
+from api.contract.examples import MHING_WAITS as WAITS_EXAMPLE
+from api.contract.examples import example_sheet
 from api.rules.magellan.scoring import odds
 from api.rules.magellan.sheet import missing_entries, parse_sheet, rule_fixed_entries, sheet_json, side_map
 from api.rules.magellan.stateless import score_position, stack_counts

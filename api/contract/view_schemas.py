@@ -15,7 +15,6 @@ from typing import Any, get_args
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.contract.problem_codes import catalog
-from api.http.mhing import ScoreResultSchema
 from api.rules.magellan.constants import EXPLORERS, PARTS, SIDES
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
 from api.rules.magellan.sheet import parts_of
@@ -640,9 +639,9 @@ MhingRound = strict(
         "discarder": integer(null=True),
         "points": integer("MH-8"),
         "premiums": integer(null=True),
-        "score": fields.Nested(
-            ScoreResultSchema, required=True, allow_none=True,
-            metadata={"description": "The winning hand scored, when it was entered"},
+        "score": fields.Dict(  # the stateless scoring's answer (api.http.mhing), by name
+            required=True, allow_none=True,
+            metadata={"description": "The winning hand scored, when it was entered", "x-ref": "ScoreResult"},
         ),
         "changes": ints("Score change per seat"),
         "scores": ints("Scores per seat after the round"),

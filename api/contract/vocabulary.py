@@ -16,7 +16,7 @@ from apispec import APISpec
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.contract import view_schemas as views
-from api.http.strict import TEXT_PATTERN, TEXT_RULE
+from api.contract.text_pattern import TEXT_PATTERN, TEXT_RULE
 from api.rules.common import events as common
 from api.rules.common.seeds import MAX_SAFE_INTEGER
 from api.rules.magellan.events import AUCTION_STEPS, MAX_AUCTION_STEPS

@@ -8,6 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from api.contract import examples
 from api.http.schemas import MAX_SEED
 from api.http.strict import FreeText
 from api.rules.errors import InvalidSetup, MalformedEvent
@@ -189,43 +190,9 @@ class MagellanSheetCheckResultSchema(Schema):
     )
 
 
-def example_sheet() -> dict[str, Any]:
-    """The example's numbers are shown as EXAMPLE data, not a real board (MG-2: nothing invented)."""
-    sheet = parse_sheet({})
-    data = sheet_json(sheet)
-    data["explorers"]["marco_polo"]["A"]["I"] = {"bags": None, "crowns": 0}
-    data["explorers"]["vasco"]["A"]["I"] = {"bags": None, "crowns": 1}
-    data["explorers"]["cook"]["A"]["III"] = {"bags": None, "crowns": 40}
-    return data
-
-
-SCORE_EXAMPLE = {
-    "sides": {"pizarro": "B"},
-    "board_sheet": example_sheet(),
-    "first_seat": 1,
-    "players": [
-        {
-            "name": "Red",
-            "ships": [
-                {"explorer": "magellan", "field": 3},
-                {"explorer": "magellan", "field": 2},
-                {"explorer": "pizarro", "field": 3},
-                {"explorer": "marco_polo", "field": 1},
-                {"explorer": "vasco", "field": 1},
-            ],
-            "money": [8],
-            "magellan_piles": [[1, 1, 5], [2, 4]],
-            "pizarro": {"draws": [5, 6, 2, 8]},
-        },
-        {"name": "Blue", "ships": [{"explorer": "cook", "field": 3}], "money": [1, 2, 3, 4, 9]},
-        {"name": "Green", "money": []},
-    ],
-}
-
-
 @blp.route("/score")
 class Score(MethodView):
-    @blp.arguments(MagellanScoreRequestSchema, example=SCORE_EXAMPLE)
+    @blp.arguments(MagellanScoreRequestSchema, example=examples.MAGELLAN_SCORE)
     @blp.response(200, MagellanScoreResultSchema)
     @blp.alt_response(
         422, response="UNPROCESSABLE_ENTITY", description="Impossible position, or `board-sheet-incomplete`"

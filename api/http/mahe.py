@@ -8,6 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from api.contract import examples
 from api.rules.mahe.constants import TURTLE_COLOURS
 from api.rules.mahe.position import resolve_move
 
@@ -73,21 +74,9 @@ class MoveResultSchema(Schema):
     )
 
 
-EXAMPLE = {
-    "position": {
-        "raft": ["green"],
-        "track": [[] for _ in range(17)] + [["darkblue", "red", "yellow"]] + [[] for _ in range(3)],
-    },
-    "turtle": "red",
-    "dice": [1, 2, 3],
-    "owners": {"red": 0, "yellow": 1, "darkblue": 2, "green": 3},
-    "face_up": 5,
-}
-
-
 @blp.route("/move")
 class Move(MethodView):
-    @blp.arguments(MoveRequestSchema, example=EXAMPLE)
+    @blp.arguments(MoveRequestSchema, example=examples.MAHE_MOVE)
     @blp.response(200, MoveResultSchema)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY", description="Impossible position or dice")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
+from api.contract import examples
 from api.http.strict import StrictBoolean
 from api.rules.mhing.claims import resolve_json
 from api.rules.mhing.events import MAX_PREMIUMS
@@ -275,27 +276,13 @@ class ClaimsResultSchema(Schema):
     explanation = fields.String(required=True)
 
 
-SCORE_EXAMPLE = {
-    "groups": ["b3 jk=b4 b5"],
-    "hidden": "c5 c5 c5 we we we dr dr jk k2 k2",
-    "flowers": "f1",
-    "discard": True,
-}
-WAITS_EXAMPLE = {"groups": ["b3 jk=b4 b5"], "hidden": "c5 c5 c5 we we we dr dr k2 k2", "flowers": ""}
-CLAIMS_EXAMPLE = {
-    "discarder": 0,
-    "seats": 4,
-    "claims": [{"seat": 1, "kind": "sequence"}, {"seat": 3, "kind": "triplet"}],
-}
-
-
 def _hand(body: dict[str, Any], discard: bool = False) -> Any:
     return parse_hand(body.get("groups"), body["hidden"], body.get("flowers"), discard)
 
 
 @blp.route("/score")
 class Score(MethodView):
-    @blp.arguments(ScoreRequestSchema, example=SCORE_EXAMPLE)
+    @blp.arguments(ScoreRequestSchema, example=examples.MHING_SCORE)
     @blp.response(200, ScoreResultSchema)
     @blp.alt_response(
         422, response="UNPROCESSABLE_ENTITY", description="Unknown card, impossible count (MH-1), bad group"
@@ -314,7 +301,7 @@ class Score(MethodView):
 
 @blp.route("/waits")
 class Waits(MethodView):
-    @blp.arguments(WaitsRequestSchema, example=WAITS_EXAMPLE)
+    @blp.arguments(WaitsRequestSchema, example=examples.MHING_WAITS)
     @blp.response(200, WaitsResultSchema)
     @blp.alt_response(
         422,
@@ -357,7 +344,7 @@ class Points(MethodView):
 
 @blp.route("/claims")
 class Claims(MethodView):
-    @blp.arguments(ClaimsRequestSchema, example=CLAIMS_EXAMPLE)
+    @blp.arguments(ClaimsRequestSchema, example=examples.MHING_CLAIMS)
     @blp.response(200, ClaimsResultSchema)
     @blp.alt_response(
         422,

@@ -24,8 +24,9 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.http.magellan import SCORE_EXAMPLE
-from api.http.strict import TEXT_PATTERN, TEXT_REGEX, TEXT_RULE
+from api.contract.examples import MAGELLAN_SCORE as SCORE_EXAMPLE
+from api.contract.text_pattern import TEXT_PATTERN, TEXT_RULE
+from api.http.strict import TEXT_REGEX
 from api.rules.common import text
 from tests.api.table_client import four_players
 from tests.api.test_sheets_http import blank, filled
