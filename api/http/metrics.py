@@ -22,12 +22,6 @@ REQUEST_SECONDS = Histogram(
 )
 APPENDS = Counter("kibitz_appends_total", "Entries appended to tables' logs (accepted appends)")
 OPEN_STREAMS = Gauge("kibitz_open_streams", "Live streams open in this process")
-FANOUT_LAG = Histogram(
-    "kibitz_fanout_lag_seconds",
-    "From a change's announcement in this process (a local commit or PostgreSQL's notice) until "
-    "every caught-up stream of its table was written",
-    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
-)
 REFUSALS = Counter("kibitz_refusals_total", "Problem answers (4xx/5xx), by problem code", ["status", "code"])
 RECORD_CHECKS = Counter(
     "kibitz_record_checks_total", "Record verifications (POST /api/verify), by answer status", ["status"]

@@ -10,10 +10,10 @@ from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
 from api.contract.problem_codes import http_code
+from api.contract.table import TableSchema
 from api.errors import ApiProblem
 from api.http.i18n import asked_language
 from api.http.metrics import count_refusal
-from api.http.schemas import TableSchema
 from api.i18n import DEFAULT, localize
 from api.rules.errors import RuleError
 from api.tables.store import StaleVersion

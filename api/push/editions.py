@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from api.http.schemas import TableSchema
+from api.contract.table import TableSchema
 from api.i18n import localize_notes
 from api.push.deltas import diff
 from api.push.view_cache import ViewCache

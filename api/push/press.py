@@ -27,12 +27,20 @@ from typing import Any
 
 import gevent
 from gevent import monkey as gevent_monkey
+from prometheus_client import Histogram
 
-from api.http.metrics import FANOUT_LAG
 from api.push.editions import Edition
 from api.tables.changes import TableChanges
 
 log = logging.getLogger(__name__)
+
+# The press's own figure, served at /metrics with the others (api.http.metrics).
+FANOUT_LAG = Histogram(
+    "kibitz_fanout_lag_seconds",
+    "From a change's announcement in this process (a local commit or PostgreSQL's notice) until "
+    "every caught-up stream of its table was written",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
 
 WRITES_BETWEEN_YIELDS = 50
 SLICE = 0.0003  # seconds of writing between yields, at most

@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Response, current_app
 
-from api.http.schemas import TableSchema
+from api.contract.table import TableSchema
 from api.tables.store import TableRow
 from api.tables.views import table_view
 
