@@ -79,7 +79,7 @@ test: lint typecheck static
 	$(BIN)/pytest -m "browser or deploy"
 
 openapi: install
-	$(BIN)/python -m api.contract.openapi_doc > openapi.yaml
+	$(BIN)/python -m api.openapi_doc > openapi.yaml
 
 bench: install
 	$(BIN)/python -m benchmarks.run

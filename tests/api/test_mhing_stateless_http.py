@@ -5,8 +5,10 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
-from api.contract.openapi_doc import render_openapi
-from api.http.mhing import CLAIMS_EXAMPLE, SCORE_EXAMPLE, WAITS_EXAMPLE
+from api.contract.examples import MHING_CLAIMS as CLAIMS_EXAMPLE
+from api.contract.examples import MHING_SCORE as SCORE_EXAMPLE
+from api.contract.examples import MHING_WAITS as WAITS_EXAMPLE
+from api.openapi_doc import openapi_yaml
 from tests.openapi_document import load_yaml
 
 
@@ -104,7 +106,7 @@ def test_claims(client: FlaskClient) -> None:
 
 
 def test_every_mhing_operation_is_documented() -> None:
-    document = load_yaml(render_openapi())
+    document = load_yaml(openapi_yaml())
     validate(document)
     paths = {p: ops for p, ops in document["paths"].items() if p.startswith("/api/mhing")}
     assert set(paths) == {"/api/mhing/score", "/api/mhing/waits", "/api/mhing/points", "/api/mhing/claims"}

@@ -1,4 +1,5 @@
-"""Render the OpenAPI document that is committed as openapi.yaml: `python -m api.contract.openapi_doc`."""
+"""The OpenAPI document of an app, as committed in openapi.yaml. The app is handed in (the command
+that writes the file, `python -m api.openapi_doc`, makes it), so the contract never imports api.app."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ from typing import Any
 import yaml
 from flask import Flask
 
-from api.app import create_app
-
 
 def openapi_dict(app: Flask) -> dict[str, Any]:
     api = app.extensions["kibitz.api"]
@@ -17,10 +16,5 @@ def openapi_dict(app: Flask) -> dict[str, Any]:
     return dict(json.loads(json.dumps(api.spec.to_dict())))
 
 
-def render_openapi(app: Flask | None = None) -> str:
-    app = app or create_app("sqlite://")
+def render_openapi(app: Flask) -> str:
     return yaml.safe_dump(openapi_dict(app), sort_keys=False, allow_unicode=True, width=100)
-
-
-if __name__ == "__main__":
-    print(render_openapi(), end="")
