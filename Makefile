@@ -38,7 +38,7 @@ install: $(STAMP) $(NPM_STAMP)
 migrate: install
 	$(BIN)/python -m api.db.migrate
 
-# The phone app's files under content-hashed names with brotli/gzip siblings (api/http/static_build.py).
+# The phone app's files under content-hashed names with brotli/gzip siblings (api/phone/static_build.py).
 # Incremental: only changed files are compressed again (the first build takes ~1 min for Pyodide).
 static: install
 	$(BIN)/python -m api.phone.static_build

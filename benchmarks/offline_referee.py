@@ -16,7 +16,7 @@ a temporary SQLite database, all on this machine:
     page is a rules page, which does not start the referee by itself; opening the app itself is
     timed too, from navigation to a ready referee. For comparison: the first boot ever, nothing
     cached (a fresh phone without a service worker);
-(d) what a phone downloads once for its referee (`api.http.bundle.referee_bytes()`).
+(d) what a phone downloads once for its referee (`api.phone.bundle.referee_bytes()`).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ OPTIONS = {"chance": "physical"}
 GAMES = 2  # whole games measured (each ~250 taps), after one warm-up game
 COLD_STARTS = 5  # new pages booting the cached referee
 QUIET_PAGE = "/rules/mahe.en.html"  # a page of the app that does not start the referee itself
-WASM = "/pyodide.asm.wasm"  # under a content-hashed folder (api/http/static_build.py)
+WASM = "/pyodide.asm.wasm"  # under a content-hashed folder (api/phone/static_build.py)
 SETTLE_SECONDS = 10
 TIMEOUT_MS = 120_000
 

@@ -1,5 +1,5 @@
 """`python -m benchmarks.referee_start`: where the phone's referee spends its cold start, and what
-compiling its Python ahead (api/http/pyc.py) saves — variants side by side in the same run.
+compiling its Python ahead (api/phone/pyc.py) saves — variants side by side in the same run.
 
 An installed phone (Debian's Chromium, 360×740; the service worker holds Pyodide) opens the app;
 once the app's own referee is up, new referee workers are started one after another from that page,

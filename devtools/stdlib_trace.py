@@ -4,7 +4,7 @@ Runs Pyodide in node (devtools/stdlib_trace.mjs) with its full standard library,
 phone does, unpacks the rules zip and plays the differential test's whole games through
 `Referee.handle` (every game, mode and chance kind; tests/browser/test_referee_differential.py),
 then lists every module that came from the standard library zip: what Pyodide imports at boot
-plus what the rules add. The list goes to api/http/referee_stdlib.txt, from which the build cuts
+plus what the rules add. The list goes to api/phone/referee_stdlib.txt, from which the build cuts
 the zip the phone downloads; tests/api/test_static_build.py checks it is current, and the browser
 referee tests run on the cut zip.
 """
@@ -23,7 +23,7 @@ from api.phone.stdlib_cut import MODULE_LIST
 HEADER = """\
 # The standard library modules the phone's referee imports under Pyodide: what Pyodide itself imports
 # at boot, plus what running api/rules adds. Written by `python -m devtools.stdlib_trace`; the phone
-# downloads only these (api/http/stdlib_cut.py).
+# downloads only these (api/phone/stdlib_cut.py).
 """
 
 

@@ -2,7 +2,7 @@
 // - Everything the app needs to run offline is precached on install and served cache-first: the app
 //   shell (HTML, CSS, JS modules, translations, icons, rules pages), Pyodide, its standard library
 //   and the rules package the phone referees with. The build fills in PRECACHE
-//   (api/http/static_build.py): pairs [the URL a page asks for, the content-hashed URL the file is
+//   (api/phone/static_build.py): pairs [the URL a page asks for, the content-hashed URL the file is
 //   kept under]. A file whose hashed URL is already kept is never fetched again, so a release that
 //   changes one module costs one module (and index.html, whose import map names it).
 // - /api/ GET requests go network-first. A 200 answer is remembered; when the network fails the

@@ -1,5 +1,5 @@
 """An example answer for every operation, computed by the same rules from the request examples
-(api.http.examples and the blueprints' own), so the document's examples are real answers. Only
+(api.contract.examples and the blueprints' own), so the document's examples are real answers. Only
 ids, tokens and times are fixed stand-ins; nothing random, so openapi.yaml is reproducible."""
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ def texts(description: str | None = None, *, null: bool = False, one_of: Any = N
 
 
 def ref(name: str) -> dict[str, str]:
-    """A reference from a Raw field (apispec keeps only `x-` metadata there; api.http.vocabulary
+    """A reference from a Raw field (apispec keeps only `x-` metadata there; api.contract.vocabulary
     turns it into a `$ref` once every component is registered)."""
     return {"x-ref": name}
 

@@ -1154,7 +1154,7 @@ GROUP_STREAM_DOC = {
             "content": {
                 "text/event-stream": {
                     "schema": {"$ref": "#/components/schemas/GroupStreamEvent"},
-                    "examples": None,  # filled from api.http.response_examples
+                    "examples": None,  # filled from api.contract.response_examples
                 }
             },
         }

@@ -11,7 +11,7 @@ from api.rules.common.seeds import LEGACY_MAX_SEED, MAX_SAFE_INTEGER
 from api.rules.registry import GAMES
 
 MAX_SEED = MAX_SAFE_INTEGER  # new seeds, and seeds a creator chooses (api.rules.common.seeds)
-# Typed in the document by name (api.http.view_schemas; markers resolved by api.http.vocabulary).
+# Typed in the document by name (api.contract.view_schemas; markers resolved by api.contract.vocabulary).
 OPTIONS_REQUESTS = ["MaheOptionsRequest", "MagellanOptionsRequest", "MhingOptionsRequest"]
 OPTIONS = ["MaheOptions", "MagellanOptions", "MhingOptions"]
 RESULTS = ["MaheResult", "MagellanResult", "MhingResult"]
@@ -49,7 +49,7 @@ class ProblemSchema(Schema):
     code = fields.String(
         metadata={
             "description": "Stable machine-readable code, e.g. `stale-version`; every code the service "
-            "answers with is listed (read from the sources, api/http/problem_codes.py)",
+            "answers with is listed (read from the sources, api/contract/problem_codes.py)",
             "enum": catalog()["codes"],
         }
     )

@@ -338,7 +338,7 @@ def _events(
 ) -> Iterator[bytes]:
     """The stream body: one event per version the phone does not have yet, heartbeats between.
 
-    The events come from the table's edition (api.http.editions): read and rendered once per change
+    The events come from the table's edition (api.push.editions): read and rendered once per change
     for every stream of this process, the same bytes written to each. A stream that was slow to
     write skips to the newest version, in one event with every entry it missed. With `patches`,
     each event after the first (the whole table) is a patch against the table the stream sent last.

@@ -1,7 +1,7 @@
 """What a phone's referee is made of: Pyodide and the server's own `api/rules`, zipped from the files
 on disk when the server starts, so the phone's rules can never be older than the server's.
 
-api/http/static_build.py puts them (with the app shell) under content-hashed names in var/static/.
+api/phone/static_build.py puts them (with the app shell) under content-hashed names in var/static/.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 # What Pyodide loads from its folder to run pure-Python code (no packages from its index are
-# needed); its standard library comes cut to what the rules need (api/http/stdlib_cut.py).
+# needed); its standard library comes cut to what the rules need (api/phone/stdlib_cut.py).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json")
 # A fixed date for every zip entry, so the same files always give the same bytes and hash.
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)

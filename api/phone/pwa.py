@@ -1,4 +1,4 @@
-"""Serves the installable web app from the build folder (var/static/, api/http/static_build.py)
+"""Serves the installable web app from the build folder (var/static/, api/phone/static_build.py)
 through WhiteNoise, plus the local Swagger UI assets.
 
 Hashed names are immutable (a year, never revalidated); the plain names (`/`, sw.js, the manifest,

@@ -113,7 +113,7 @@ def referee_rules(compiled: bool = False) -> bytes:
 @lru_cache(maxsize=4)
 def referee_stdlib(compiled: bool = True, lines: bool = False) -> bytes:
     """Pyodide's standard library cut to what the referee imports, compiled ahead when this CPython
-    is Pyodide's (api/http/pyc.py: the referee's cold start)."""
+    is Pyodide's (api/phone/pyc.py: the referee's cold start)."""
     cut = cut_stdlib((PYODIDE_DIR / "python_stdlib.zip").read_bytes(), traced_modules())
     if not compiled or not pyc.same_python(PYODIDE_LOCK):
         return cut

@@ -1,5 +1,5 @@
 """The standard library the phone downloads: Pyodide's python_stdlib.zip cut to the modules its
-referee imports (api/http/referee_stdlib.txt, traced by `python -m devtools.stdlib_trace`).
+referee imports (api/phone/referee_stdlib.txt, traced by `python -m devtools.stdlib_trace`).
 
 The full zip is 2.3 MB of which the rules use a small part. The modules lose their docstrings (as
 under `python -OO`, which the standard library is tested with; Pyodide's own packages keep theirs,

@@ -10,7 +10,7 @@ language and seat kind; a phone further behind (a slow reader skipping ahead to 
 or one back with Last-Event-ID) gets a message of its own, rendered once per distinct from-version.
 
 A stream that asked for patches (`?patches=true`) gets, after its first whole table, `patch` events:
-the JSON Patch from the table it has to the new one (api.http.deltas), diffed once per group too. The
+the JSON Patch from the table it has to the new one (api.push.deltas), diffed once per group too. The
 table as each version renders it is kept per language for a few versions, the base of those patches.
 """
 
@@ -87,7 +87,7 @@ class Counters:
     def __init__(self) -> None:
         self.reads = 0
         self.renders = 0
-        self.handed_back = 0  # slow readers the press gave back (api.http.press)
+        self.handed_back = 0  # slow readers the press gave back (api.push.press)
 
 
 class Edition:
@@ -107,7 +107,7 @@ class Edition:
         self._read_at = float("-inf")  # the time.monotonic() of the last read
         self._messages: OrderedDict[MessageKey, bytes] = OrderedDict()
         self._views: OrderedDict[tuple[int, str], Any] = OrderedDict()
-        self.press: Any = None  # the loop that writes to this table's streams (api.http.press)
+        self.press: Any = None  # the loop that writes to this table's streams (api.push.press)
 
     @property
     def _base(self) -> int:

@@ -2,7 +2,7 @@
 
 Under gunicorn's gevent worker a stream that has caught up hands its connection to its table's
 press and sleeps. At each change the press takes the event once from the table's edition (one
-read, one render per group: api.http.editions), frames it once as an HTTP chunk — exactly as
+read, one render per group: api.push.editions), frames it once as an HTTP chunk — exactly as
 gunicorn frames what a response yields — and offers the same bytes to each socket in turn, never
 waiting: a socket that takes them all stays with the press; one that takes part (a slow reader)
 is handed back to its own stream with the rest to write, and from there it skips to the newest

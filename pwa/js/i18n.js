@@ -12,7 +12,7 @@ let dict = {};
 let fallbackDict = {};
 let serverMessages = {}; // the server's catalog for this language: {English template: sentence}
 const listeners = new Set();
-/** A file's URL through the page's import map: its content-hashed name (api/http/static_build.py). */
+/** A file's URL through the page's import map: its content-hashed name (api/phone/static_build.py). */
 const asset = (url) => (import.meta.resolve ? import.meta.resolve(url) : new URL(url, import.meta.url).href);
 
 async function loadDict(lang) {

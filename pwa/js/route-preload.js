@@ -2,7 +2,7 @@
 // (a new table of that game, or a table this phone knows), the browser is told at once of every
 // module that game's screens import, so they arrive together instead of one import level per
 // round trip. The build lists them per game in index.html (#route-modules,
-// api/http/static_build.py). Without the list nothing happens: the app loads them as it goes.
+// api/phone/static_build.py). Without the list nothing happens: the app loads them as it goes.
 
 /** The game whose screen the address opens, if the phone can tell without asking the server. */
 function routeGame() {

@@ -1,4 +1,4 @@
-"""The phone's standard library compiled ahead (api/http/pyc.py, issue 36): what zipimport loads
+"""The phone's standard library compiled ahead (api/phone/pyc.py, issue 36): what zipimport loads
 from it behaves like the source, errors still raise with their traceback, and every process of a
 server builds the same bytes (the zip's hashed name must not depend on the process's hash seed:
 index.html and sw.js of one process name it for the others)."""

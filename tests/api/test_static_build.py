@@ -1,4 +1,4 @@
-"""What a phone downloads once and keeps (api/http/static_build.py, served by WhiteNoise).
+"""What a phone downloads once and keeps (api/phone/static_build.py, served by WhiteNoise).
 
 Every precached file is sent brotli- or gzip-compressed to a browser that accepts it, and the
 compressed answer is the same file; hashed names are immutable and change whenever their content
@@ -191,7 +191,7 @@ def test_the_cut_stdlib_holds_every_module_the_rules_import(client: FlaskClient)
     for name in stdlib:
         stem = name.replace(".", "/")
         in_zip = {f"{stem}.py", f"{stem}/__init__.py"} & set(full.namelist())
-        # As a source, or compiled ahead (api/http/pyc.py: a `.pyc` in its place).
+        # As a source, or compiled ahead (api/phone/pyc.py: a `.pyc` in its place).
         served = in_zip | {f"{file}c" for file in in_zip}
         assert not in_zip or served & names, f"{name} is not in the phone's standard library"
 

@@ -213,7 +213,7 @@ def test_manifest_and_service_worker(live_server: str, phone_page: Any) -> None:
             return (await cache.keys()).map(r => new URL(r.url).pathname);
         }"""
     )
-    # Kept under content-hashed names (api/http/static_build.py).
+    # Kept under content-hashed names (api/phone/static_build.py).
     for stem, suffix in (
         ("/index.", ".html"),
         ("/app.", ".js"),

@@ -1,5 +1,5 @@
 """Every problem code is in the document (issue 24: "rule refusals of valid-looking input documented
-as 422 with their codes"): the codes are read from the sources (api/http/problem_codes.py), the
+as 422 with their codes"): the codes are read from the sources (api/contract/problem_codes.py), the
 committed reading is fresh, no refusal builds its code beyond that reading, and the referee's
 refusals of random events at random moments of random whole games of all three games are each
 listed for that game on the append's 422 answer."""

@@ -87,7 +87,7 @@ def test_the_fuzzed_document_is_the_served_one() -> None:
 
 @cache
 def refusal_codes() -> frozenset[str]:
-    """Every code the service refuses a well-formed request with (api/http/problem_codes.json): the
+    """Every code the service refuses a well-formed request with (api/contract/problem_codes.json): the
     rules' refusals and the few checks JSON Schema cannot say — never `invalid-request`."""
     return frozenset(catalog()["codes"]) - {"invalid-request"}
 

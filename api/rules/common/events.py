@@ -21,7 +21,7 @@ Kind = Literal["integer", "integers", "string", "object", "hand", "seat_cards", 
 @dataclass(frozen=True)
 class Field:
     """One field of an event as the referee reads it: the game's declaration of its vocabulary,
-    from which the HTTP layer also builds the documented schema of every event (api.http.vocabulary).
+    from which the HTTP layer also builds the documented schema of every event (api.contract.vocabulary).
     Optional fields may be null (the referee reads null as absent)."""
 
     kind: Kind

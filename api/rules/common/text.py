@@ -11,7 +11,7 @@ The rule, said once in TEXT_RULE (the document repeats it on every such field):
   between two symbols, each with its marks, so emoji sequences such as 🏳️‍🌈 or 👩🏽‍💻 (a single picture)
   can be typed. "Symbols" are U+2190 to U+2BFF (arrows, ♀, ❤, ☠, ⬛) and every code point beyond
   U+FFFF (all pictographic emoji): a range a regular expression of the document can say alike in
-  ECMAScript and Python (api.http.strict). A joiner between letters stays refused: it is invisible
+  ECMAScript and Python (api.contract.text_pattern). A joiner between letters stays refused: it is invisible
   there and makes two seats look alike. (ZWNJ, which Persian uses between letters, is refused too:
   the words read the same without it, and it would let "Eva" and "E+ZWNJ+va" be two players.)
 - combining marks (Unicode M: accents, vowel signs, variation selectors such as U+FE0F) only after

@@ -8,7 +8,7 @@ let nextId = 1;
 let isReady = false;
 const waiting = new Map();
 
-/** A URL through the page's import map (hashed names, api/http/static_build.py) where there is one. */
+/** A URL through the page's import map (hashed names, api/phone/static_build.py) where there is one. */
 const assetUrl = (url) => (import.meta.resolve ? import.meta.resolve(url) : new URL(url, import.meta.url).href);
 
 function send(request, boot) {
