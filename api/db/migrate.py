@@ -21,7 +21,17 @@ def alembic_config(url: str) -> Config:
 
 
 def upgrade(url: str) -> None:
+    """The schema to head, then the data only the rules can derive (never inside a migration)."""
     command.upgrade(alembic_config(url), "head")
+    from sqlalchemy import create_engine, pool
+
+    from api.tables.backfill import fill_chance_drawn  # the runner may use the application
+
+    engine = create_engine(url, poolclass=pool.NullPool)
+    try:
+        fill_chance_drawn(engine)
+    finally:
+        engine.dispose()
 
 
 def main(argv: list[str]) -> int:
