@@ -47,7 +47,7 @@ export function whyLink(rule, testid) {
 }
 
 /**
- * @param {string} explorer
+ * @param {string | null | undefined} explorer
  * @returns {string}
  */
 export function explorerName(explorer) {
@@ -65,11 +65,11 @@ export function sideOf(state, explorer) {
 
 /**
  * @param {MagellanView} state
- * @param {number} seat
+ * @param {number | null | undefined} seat
  * @returns {string}
  */
 export function playerName(state, seat) {
-  return state?.players?.[seat]?.name ?? "?";
+  return (seat === null || seat === undefined ? undefined : state?.players?.[seat])?.name ?? "?";
 }
 
 /**

@@ -112,7 +112,10 @@ function hasNumbers(data) {
   return typeof data === "object" && Object.values(data).some(hasNumbers);
 }
 
-/** The panel's parts: where the numbers came from, "they match", and sharing them for an edition. */
+/**
+ * The panel's parts: where the numbers came from, "they match", and sharing them for an edition.
+ * @returns {{el: HTMLElement, editionInput: HTMLInputElement, publishButton: HTMLButtonElement, confirmButton: HTMLButtonElement, status: HTMLElement, share: HTMLDetailsElement}}
+ */
 function libraryPanelParts() {
   const editionInput = h("input", {
     type: "text",
@@ -187,7 +190,10 @@ export function makeLibraryPanel(ctl) {
   let busy = false;
   const { el, editionInput, publishButton, confirmButton, status, share } = libraryPanelParts();
 
-  /** @param {MagellanTable} next */
+  /**
+   * @param {MagellanTable} next
+   * @returns {HTMLElement}
+   */
   function render(next) {
     table = next;
     const linked = sheets.tablePublication(ctl.id);

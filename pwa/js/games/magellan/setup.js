@@ -113,7 +113,12 @@ function choice(form, key, values, testPrefix, label) {
  * @returns {{text: (string | Node)[], missing: number | null} | null} null while loading
  */
 function sheetInfoText(form, data) {
-  const counted = (/** @type {BoardSheet} */ sheet, /** @type {string[]} */ ...lead) => {
+  /**
+   * @param {BoardSheet} sheet
+   * @param {...string} lead
+   * @returns {{text: (string | Node)[], missing: number}}
+   */
+  const counted = (sheet, ...lead) => {
     const missing = missingSlots(sheet, form.sides).length;
     const text = missing ? t("magellan.setup.sheet_missing", { count: missing }) : t("magellan.setup.sheet_complete");
     return { text: [...lead, text, " ", whyLink("MG-2", "why-sheet")], missing };
@@ -124,7 +129,10 @@ function sheetInfoText(form, data) {
   return data ? counted(data) : null;
 }
 
-/** The board sheet panel's controls. */
+/**
+ * The board sheet panel's controls.
+ * @returns {{select: HTMLSelectElement, info: HTMLElement, newButton: HTMLButtonElement, editButton: HTMLButtonElement, addIdInput: HTMLInputElement, addIdButton: HTMLButtonElement}}
+ */
 function sheetControls() {
   return {
     select: h("select", { id: "mg-sheet-select", class: "input", testid: "mg-sheet-select" }),
@@ -191,7 +199,11 @@ function sheetChooser(form) {
     c.info.replaceChildren(...info.text);
   }
 
-  /** @param {string} id */
+  /**
+   * Reads an own sheet (forgotten when the server has none by that id).
+   * @param {string} id
+   * @returns {Promise<Schemas["Sheet"] | null>}
+   */
   async function loadSheet(id) {
     if (!id) return null;
     try {

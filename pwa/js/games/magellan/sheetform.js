@@ -192,6 +192,7 @@ function explorerSection(state, sides, explorer, onInput) {
  * The form's fixed controls: the sheet's name, what is missing, "show all", save and close.
  * @param {string} name
  * @param {string} saveLabel
+ * @returns {{nameInput: HTMLInputElement, missingText: HTMLElement, saveButton: HTMLButtonElement, closeButton: HTMLButtonElement, showAllButton: HTMLButtonElement}}
  */
 function formControls(name, saveLabel) {
   return {
