@@ -5,6 +5,7 @@ import { t } from "../../i18n.js";
 import { panel } from "../../ui/panel.js";
 import { EXPLORERS, FIELD_KEYS, ROMAN, explorerName, fieldNumbers, playerName, seatDot, sideOf } from "./common.js";
 
+/** @returns {SVGSVGElement} */
 export function bagIcon() {
   return s(
     "svg",
@@ -14,6 +15,7 @@ export function bagIcon() {
   );
 }
 
+/** @returns {SVGSVGElement} */
 export function crownIcon() {
   return s(
     "svg",
@@ -31,6 +33,7 @@ export function crownIcon() {
  * @param {import("./common.js").Explorer} explorer
  * @param {number} field
  * @param {"left" | "right" | null} [part]
+ * @returns {HTMLSpanElement}
  */
 function numbers(state, explorer, field, part) {
   const n = fieldNumbers(state, explorer, field, part);
@@ -48,6 +51,7 @@ function numbers(state, explorer, field, part) {
  * @param {MagellanView} state
  * @param {Schemas["MagellanBoardShip"][]} list
  * @param {string} testidBase
+ * @returns {HTMLSpanElement}
  */
 function ships(state, list, testidBase) {
   return h(
@@ -70,7 +74,8 @@ function ships(state, list, testidBase) {
  * @param {MagellanView} state
  * @param {import("./common.js").Explorer} explorer
  * @param {"I" | "II" | "III"} fieldKey
- * @param {{up: boolean, target: number, source: number}} where
+ * @param {{up: boolean, target: number, source: number | null}} where
+ * @returns {HTMLDivElement}
  */
 function cell(state, explorer, fieldKey, { up, target, source }) {
   const field = FIELD_KEYS.indexOf(fieldKey) + 1;
@@ -96,7 +101,10 @@ function cell(state, explorer, fieldKey, { up, target, source }) {
   return h("div", { class: cls, role: "cell", testid: base, "data-count": list.length }, ships(state, list, base), numbers(state, explorer, field, null));
 }
 
-/** @param {MagellanTable} table */
+/**
+ * @param {MagellanTable} table
+ * @returns {HTMLElement}
+ */
 export function boardPanel(table) {
   const state = table.state;
   const card = state.card;

@@ -7,15 +7,19 @@ import { decisionAnchor, rulesLink } from "../../ui/why.js";
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {Schemas["MagellanView"]} MagellanView */
 /** @typedef {Schemas["MagellanRevealAction"]["explorers"][number]} Explorer */
+/** One number of a board sheet: an explorer's field (and part, Vasco B), its bags or its crowns. */
+/** @typedef {{explorer: Explorer, side: "A" | "B", field: number, part: "left" | "right" | null, what: "bags" | "crowns"}} Slot */
 
 export const GAME = "magellan";
 export const TITLE = "Magellan"; // the box title, in every language (the explorer is translated)
 /** @type {Explorer[]} */
 export const EXPLORERS = ["columbus", "pizarro", "magellan", "marco_polo", "vasco", "cook"];
+/** @type {Record<number, "I" | "II" | "III">} */
 export const ROMAN = { 1: "I", 2: "II", 3: "III" };
 /** @type {("I" | "II" | "III")[]} */
 export const FIELD_KEYS = ["I", "II", "III"];
 export const MONEY_VALUES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+/** @type {Record<number, number>} */
 export const CARDS_PER_EXPLORER = { 1: 3, 2: 2, 3: 1 }; // MG-1
 export const SHIPS = 6;
 export const PIZARRO_LIMIT = 20; // MG-11
@@ -23,17 +27,29 @@ export const PIZARRO_LIMIT = 20; // MG-11
 // Rules that carry a referee **Decision** on the rules page (see pwa/rules/index.json).
 export const DECISIONS = new Set(["MG-1", "MG-2", "MG-4", "MG-5", "MG-7", "MG-8", "MG-12"]);
 
-/** Anchor for a rule: its Decision where it has one, else the rule itself. */
+/**
+ * Anchor for a rule: its Decision where it has one, else the rule itself.
+ * @param {string} rule
+ * @returns {string}
+ */
 export function ruleAnchor(rule) {
   return decisionAnchor(DECISIONS, rule);
 }
 
-/** "why?" → rules/magellan.<lang>.html#decision-MG-5 (or #MG-8 where there is no Decision). */
+/**
+ * "why?" → rules/magellan.<lang>.html#decision-MG-5 (or #MG-8 where there is no Decision).
+ * @param {string} rule
+ * @param {string} [testid]
+ * @returns {HTMLAnchorElement}
+ */
 export function whyLink(rule, testid) {
   return rulesLink(GAME, ruleAnchor(rule), testid || `why-${rule}`);
 }
 
-/** @param {string} explorer */
+/**
+ * @param {string | null | undefined} explorer
+ * @returns {string}
+ */
 export function explorerName(explorer) {
   return t(`magellan.explorer.${explorer}`, {}, explorer);
 }
@@ -49,17 +65,26 @@ export function sideOf(state, explorer) {
 
 /**
  * @param {MagellanView} state
- * @param {number} seat
+ * @param {number | null | undefined} seat
+ * @returns {string}
  */
 export function playerName(state, seat) {
-  return state?.players?.[seat]?.name ?? "?";
+  return (seat === null || seat === undefined ? undefined : state?.players?.[seat])?.name ?? "?";
 }
 
-/** MG-1 Decision: crowns on a money card — 3 for 1–3, 2 for 4–6, 1 for 7–9. */
+/**
+ * MG-1 Decision: crowns on a money card — 3 for 1–3, 2 for 4–6, 1 for 7–9.
+ * @param {number[]} cards
+ * @returns {number}
+ */
 export function crownsOf(cards) {
   return cards.reduce((sum, v) => sum + (v <= 3 ? 3 : v <= 6 ? 2 : 1), 0);
 }
 
+/**
+ * @param {number[]} values
+ * @returns {number}
+ */
 export function sum(values) {
   return values.reduce((a, b) => a + b, 0);
 }
@@ -69,6 +94,7 @@ export function sum(values) {
  * @param {MagellanView} state
  * @param {number} seat
  * @param {{big?: boolean}} [options]
+ * @returns {HTMLSpanElement}
  */
 export function seatDot(state, seat, { big = false } = {}) {
   const name = playerName(state, seat);
@@ -83,6 +109,7 @@ export function seatDot(state, seat, { big = false } = {}) {
  * Name with its colour dot.
  * @param {MagellanView} state
  * @param {number} seat
+ * @returns {HTMLSpanElement}
  */
 export function who(state, seat) {
   return h("span", { class: "mg-who" }, seatDot(state, seat), h("span", {}, playerName(state, seat)));
@@ -90,6 +117,7 @@ export function who(state, seat) {
 
 // ---------- board sheet slots (MG-2; mirrors api/rules/magellan/sheet.py) ----------
 
+/** @type {Record<Explorer, string>} */
 const EXPLORER_EN = {
   columbus: "Columbus",
   pizarro: "Pizarro",
@@ -99,11 +127,23 @@ const EXPLORER_EN = {
   cook: "Cook",
 };
 
+/**
+ * @param {string} explorer
+ * @param {string} side
+ * @returns {("left" | "right" | null)[]}
+ */
 export function partsOf(explorer, side) {
   return explorer === "vasco" && side === "B" ? ["left", "right"] : [null];
 }
 
-/** Why a field's crowns are fixed by a rule (then never asked for), or null. */
+/**
+ * Why a field's crowns are fixed by a rule (then never asked for), or null.
+ * @param {string} explorer
+ * @param {string} side
+ * @param {number} field
+ * @param {"left" | "right" | null | undefined} part
+ * @returns {"magellan" | "vasco_left" | "pizarro_draw" | null}
+ */
 export function crownsFixed(explorer, side, field, part) {
   if (explorer === "magellan") return "magellan";
   if (explorer === "vasco" && side === "B" && part === "left") return "vasco_left";
@@ -111,14 +151,19 @@ export function crownsFixed(explorer, side, field, part) {
   return null;
 }
 
-/** Every entry a game with these sides needs: all bags, and the crowns no rule fixes. */
+/**
+ * Every entry a game with these sides needs: all bags, and the crowns no rule fixes.
+ * @param {Partial<Record<string, string>>} sides
+ * @returns {Slot[]}
+ */
 export function neededSlots(sides) {
+  /** @type {Slot[]} */
   const slots = [];
   for (const explorer of EXPLORERS) {
-    const side = sides[explorer] || "A";
+    const side = /** @type {"A" | "B"} */ (sides[explorer] || "A");
     for (const field of [1, 2, 3]) {
       for (const part of partsOf(explorer, side)) {
-        for (const what of ["bags", "crowns"]) {
+        for (const what of /** @type {const} */ (["bags", "crowns"])) {
           if (what === "crowns" && crownsFixed(explorer, side, field, part)) continue;
           slots.push({ explorer, side, field, part, what });
         }
@@ -128,21 +173,40 @@ export function neededSlots(sides) {
   return slots;
 }
 
-/** The API's English label of a slot ("Vasco da Gama side B field II left part: bags"). */
+/**
+ * The API's English label of a slot ("Vasco da Gama side B field II left part: bags").
+ * @param {Slot} slot
+ * @returns {string}
+ */
 export function slotLabel({ explorer, side, field, part, what }) {
   return `${EXPLORER_EN[explorer]} side ${side} field ${ROMAN[field]}${part ? ` ${part} part` : ""}: ${what}`;
 }
 
+/**
+ * @param {Slot} slot
+ * @returns {string}
+ */
 export function slotKey({ explorer, field, part, what }) {
   return [explorer, ROMAN[field], part, what].filter(Boolean).join("-");
 }
 
-/** Translated label: "Vasco da Gama B · II left: bags". */
+/**
+ * Translated label: "Vasco da Gama B · II left: bags".
+ * @param {Slot} slot
+ * @returns {string}
+ */
 export function slotText({ explorer, side, field, part, what }) {
   const where = `${explorerName(explorer)} ${side} · ${ROMAN[field]}${part ? ` ${t(`magellan.part.${part}`)}` : ""}`;
   return `${where}: ${t(`magellan.sheet.${what}`)}`;
 }
 
+/**
+ * The object holding a slot's numbers in a sheet (made on the way when `create`).
+ * @param {Record<string, any>} data a BoardSheet, walked by key
+ * @param {Omit<Slot, "what"> | Slot} slot
+ * @param {boolean} create
+ * @returns {Record<string, any>}
+ */
 function leaf(data, { explorer, side, field, part }, create) {
   const root = data.explorers || (create ? (data.explorers = {}) : {});
   const e = root[explorer] || (create ? (root[explorer] = {}) : {});
@@ -152,15 +216,30 @@ function leaf(data, { explorer, side, field, part }, create) {
   return f;
 }
 
+/**
+ * @param {Schemas["BoardSheet"] | null | undefined} data
+ * @param {Slot} slot
+ * @returns {number | null}
+ */
 export function getSlot(data, slot) {
   const value = leaf(data || {}, slot, false)[slot.what];
   return value === undefined ? null : value;
 }
 
+/**
+ * @param {Schemas["BoardSheet"]} data
+ * @param {Slot} slot
+ * @param {number | null} value
+ */
 export function setSlot(data, slot, value) {
   leaf(data, slot, true)[slot.what] = value;
 }
 
+/**
+ * @param {Schemas["BoardSheet"] | null | undefined} data
+ * @param {Partial<Record<string, string>>} sides
+ * @returns {Slot[]}
+ */
 export function missingSlots(data, sides) {
   return neededSlots(sides).filter((slot) => getSlot(data, slot) === null);
 }
@@ -171,10 +250,11 @@ export function missingSlots(data, sides) {
  * @param {Explorer} explorer
  * @param {number} field
  * @param {"left" | "right" | null} [part]
+ * @returns {{bags: number | null, crowns: number | null, fixed: string | null}}
  */
 export function fieldNumbers(state, explorer, field, part) {
   const side = sideOf(state, explorer);
-  const slot = { explorer, side, field, part };
+  const slot = { explorer, side, field, part: part ?? null };
   const fixed = crownsFixed(explorer, side, field, part);
   return {
     bags: getSlot(state.board_sheet, { ...slot, what: "bags" }),
@@ -183,6 +263,11 @@ export function fieldNumbers(state, explorer, field, part) {
   };
 }
 
+/**
+ * @template T
+ * @param {T} value
+ * @returns {T}
+ */
 export function deepCopy(value) {
   return JSON.parse(JSON.stringify(value ?? null));
 }
@@ -191,7 +276,10 @@ export function deepCopy(value) {
 // the hand) and the end scoring (hands, the Pizarro draw); every other entry is one tap.
 const CONFIRM_FIRST = new Set(["slide", "pay", "draw", "swap", "final_hand", "final_hands", "pizarro_draw", "pizarro_stop"]);
 
-/** @param {{type: string}} event */
+/**
+ * @param {{type: string}} event
+ * @returns {boolean}
+ */
 export function confirmFirst(event) {
   return CONFIRM_FIRST.has(event.type);
 }

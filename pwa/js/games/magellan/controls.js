@@ -3,7 +3,7 @@
 // legal_actions allows now — reveal, bid/pass (a number pad from the minimum), quick "winner and price",
 // Columbus veto, payment, Vasco part, draws, Magellan slide, Cook pull, Marco Polo swaps, the
 // board-sheet block, final hands and the Pizarro draw.
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t, list } from "../../i18n.js";
 import { barHead, bigButton, notesList, prompt, viewOnlyHint } from "../../ui/action-bar.js";
 import { panel } from "../../ui/panel.js";
@@ -17,38 +17,93 @@ import { finalHandBody, pizarroBody } from "./scoring.js";
 /** @typedef {Schemas["MagellanView"]} MagellanView */
 /** Each legal action by its type, with the seat of the actor who may take it. */
 /** @typedef {{[K in Schemas["MagellanAction"] as K["type"]]?: (K & {seat: number})[]}} ActionsByType */
+/** My own money cards for a pad (mine.js): the cards, or null where they are not known. */
+/** @typedef {ReturnType<typeof import("./mine.js").handFor>} Hand */
 /**
- * What the bar's bodies record through (screen.js): propose(event, opts) and the board-sheet form.
- * @typedef {{propose: (event: Schemas["MagellanEvent"], opts?: import("../registry.js").ProposeOptions & {reveals?: boolean}) => unknown, [more: string]: any}} Env
+ * What the bar's bodies record through (screen.js): propose(event, opts), my seat and what only my
+ * own phone knows, the quick entry, the one sheet for the hands and the board-sheet form.
+ * @typedef {object} Env
+ * @property {(event: Schemas["MagellanEvent"], opts?: import("../registry.js").ProposeOptions & {reveals?: boolean}) => unknown} propose
+ * @property {number | null} seat my seat (from a player's own link), or null
+ * @property {(seat: number) => Hand} handOf my cards when `seat` is me at a ledger table, else null
+ * @property {(seat: number) => number | null} bidMaxOf my bid limit (MG-6) when `seat` is me, else null
+ * @property {(seat: number) => {seat: number, name: string, url: string} | null} seatLinkOf
+ * @property {() => void} quickEntry
+ * @property {() => void} confirmHands
+ * @property {(needNow?: string[]) => void} openSheetForm
  */
+/**
+ * The bar's local state for one table version (screen.js resets it when the version changes), and
+ * set(patch), which changes it and redraws the bar.
+ * @typedef {object} Ui
+ * @property {number | null} version
+ * @property {number | null} bid
+ * @property {string} bidTyped
+ * @property {Record<number, number[]>} hands end of game (MG-10): money cards typed per seat, not yet recorded
+ * @property {number[]} kept the seats whose typed hand is done (listed in the one confirm sheet)
+ * @property {number[]} picked
+ * @property {number | null} seat
+ * @property {number | null} pile
+ * @property {number | null} discard
+ * @property {boolean} [slideHere]
+ * @property {(patch: Partial<Omit<Ui, "set">>) => void} set
+ */
+/** A body of the bar for one step of legal_actions. */
+/** @typedef {(table: MagellanTable, ui: Ui, env: Env) => HTMLElement[]} StepBody */
+
+/**
+ * The one action of `type` that the step offers (by the rules there is one: the step is that action's).
+ * @template T
+ * @param {T[] | undefined} actions
+ * @param {string} type
+ * @returns {T}
+ */
+function only(actions, type) {
+  return present(actions?.[0], `the ${type} action`);
+}
+
+/**
+ * The card up for auction or just won (present in every step that names it).
+ * @param {MagellanView} state
+ * @returns {Schemas["MagellanCard"]}
+ */
+function cardUp(state) {
+  return present(state.card, "the card up");
+}
 
 /**
  * @param {MagellanTable} table
  * @returns {ActionsByType}
  */
 function actionsOf(table) {
+  /** @type {Record<string, (Schemas["MagellanAction"] & {seat: number})[]>} */
   const map = {};
   for (const actor of table.legal_actions.actors || []) {
     for (const a of actor.actions) (map[a.type] ||= []).push({ ...a, seat: actor.seat });
   }
-  return map;
+  return /** @type {ActionsByType} */ (map);
 }
 
 /**
  * MG-4: who opens the bidding and why (Decision: first eligible player clockwise).
  * @param {MagellanView} state
+ * @returns {string}
  */
 export function openerReason(state) {
-  const card = state.card;
+  const card = cardUp(state);
   const starter = state.last_winner ?? state.options.auctioneer;
   const why = state.last_winner === null || state.last_winner === undefined ? t("magellan.opener.auctioneer") : t("magellan.opener.last_winner");
   if (card.order[0] === starter) return t("magellan.opener.plain", { name: playerName(state, starter), why });
   return t("magellan.opener.clockwise", { name: playerName(state, card.order[0]), starter: playerName(state, starter), why });
 }
 
-/** @param {MagellanView} state */
+/**
+ * The bidders in turn order: who passed, whose turn, the high bidder.
+ * @param {MagellanView} state
+ * @returns {HTMLElement}
+ */
 function bidders(state) {
-  const card = state.card;
+  const card = cardUp(state);
   return h(
     "div",
     { class: "mg-bidders", testid: "mg-bidders" },
@@ -71,7 +126,10 @@ function bidders(state) {
 
 // ---------- notes ----------
 
-/** @param {MagellanView} state */
+/**
+ * @param {MagellanView} state
+ * @returns {Schemas["MagellanSale"] | null}
+ */
 function lastSold(state) {
   const last = state.history[state.history.length - 1];
   return last && last.outcome === "sold" ? last : null;
@@ -82,6 +140,7 @@ function lastSold(state) {
  * @param {Schemas["Note"]} note
  * @param {number} index
  * @param {number} sameCode
+ * @returns {string}
  */
 function noteText(table, note, index, sameCode) {
   const state = table.state;
@@ -95,9 +154,9 @@ function noteText(table, note, index, sameCode) {
       return card && a ? t("magellan.note.cannot_afford", { name: playerName(state, a.seat), min: card.high_bid + 1, explorer: explorerName(card.explorer) }) : note.text;
     }
     case "vasco-draw":
-      return last ? t(sideOf(state, "vasco") === "B" ? "magellan.note.vasco_draw_b" : "magellan.note.vasco_draw", { name: playerName(state, last.seat), count: last.phase }) : note.text;
+      return last ? t(sideOf(state, "vasco") === "B" ? "magellan.note.vasco_draw_b" : "magellan.note.vasco_draw", { name: playerName(state, present(last.seat, "the buyer")), count: last.phase }) : note.text;
     case "cook-open":
-      return last ? t("magellan.note.cook_open", { name: playerName(state, last.seat) }) : note.text;
+      return last ? t("magellan.note.cook_open", { name: playerName(state, present(last.seat, "the buyer")) }) : note.text;
     case "cook-pull": // the referee names who pulls (MG-8): nothing to work out here
       return note.params?.puller ? t("magellan.note.cook_pull", { name: note.params.who, puller: note.params.puller }) : note.text;
     case "income": {
@@ -131,6 +190,7 @@ const DECISION_NOTES = new Set(["who-may-bid", "cannot-afford", "stack-empty"]);
  * Referee notes with "why?" links; where: "bar" (about the decision) or "table" (reminders).
  * @param {MagellanTable} table
  * @param {"bar" | "table"} [where]
+ * @returns {HTMLElement | null}
  */
 export function notes(table, where = "bar") {
   const step = table.legal_actions.step;
@@ -138,7 +198,9 @@ export function notes(table, where = "bar") {
   const items = (table.legal_actions.notes || []).filter(
     (n) => !SHOWN_ELSEWHERE.has(n.code) && !(n.code === "income" && step === "pizarro") && DECISION_NOTES.has(n.code) === (where === "bar"),
   );
+  /** @type {Record<string, number>} */
   const counts = {};
+  /** @type {Record<string, number>} */
   const seen = {};
   for (const n of items) counts[n.code] = (counts[n.code] || 0) + 1;
   const ul = notesList(items, {
@@ -148,7 +210,7 @@ export function notes(table, where = "bar") {
       seen[n.code] = i + 1;
       return noteText(table, n, i, counts[n.code]);
     },
-    why: (n) => whyLink(n.rule, `why-note-${n.code}`),
+    why: (n) => whyLink(present(n.rule, "a note's rule"), `why-note-${n.code}`),
   });
   if (!ul || where === "bar") return ul;
   return panel({ title: t("magellan.reminders"), class: "mg-reminders-panel" }, ul);
@@ -156,7 +218,11 @@ export function notes(table, where = "bar") {
 
 // ---------- the head: what the table waits for ----------
 
-/** @param {MagellanTable} table */
+/**
+ * What the table waits for, in words.
+ * @param {MagellanTable} table
+ * @returns {HTMLElement}
+ */
 function headline(table) {
   const state = table.state;
   const legal = table.legal_actions;
@@ -169,8 +235,8 @@ function headline(table) {
       parts.push(h("strong", {}, t("magellan.bar.reveal_title", { phase: ROMAN[state.phase] })));
       break;
     case "bid":
-      parts.push(h("strong", {}, `${explorerName(card.explorer)} · `, t("magellan.bar.to_bid", { name })));
-      if (!card.bids.length) parts.push(h("span", { class: "mg-reason", testid: "mg-opener" }, openerReason(state), " ", whyLink("MG-4", "why-opener")));
+      parts.push(h("strong", {}, `${explorerName(cardUp(state).explorer)} · `, t("magellan.bar.to_bid", { name })));
+      if (!cardUp(state).bids.length) parts.push(h("span", { class: "mg-reason", testid: "mg-opener" }, openerReason(state), " ", whyLink("MG-4", "why-opener")));
       break;
     case "pay":
     case "vasco_part":
@@ -203,10 +269,11 @@ function headline(table) {
 /**
  * @param {MagellanTable} table
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 function revealBody(table, env) {
   const state = table.state;
-  const a = actionsOf(table).reveal[0];
+  const a = only(actionsOf(table).reveal, "reveal");
   const deck = state.decks[state.phase - 1];
   return [
     prompt(t("magellan.bar.reveal", { name: playerName(state, a.seat), phase: ROMAN[state.phase] })),
@@ -229,16 +296,18 @@ function revealBody(table, env) {
 
 /**
  * @param {MagellanTable} table
- * @param {any} ui
+ * @param {Ui} ui
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 function bidBody(table, ui, env) {
   const state = table.state;
-  const card = state.card;
+  const card = cardUp(state);
   const acts = actionsOf(table);
   const bid = acts.bid?.[0];
   const pass = acts.pass?.[0];
-  const seat = pass ? pass.seat : card.turn;
+  const seat = pass ? pass.seat : present(card.turn, "the bidder on turn");
+  /** @type {HTMLElement[]} */
   const body = [];
   const vetoes = acts.veto || [];
   if (vetoes.length) {
@@ -302,12 +371,13 @@ function bidBody(table, ui, env) {
 
 /**
  * @param {MagellanTable} table
- * @param {any} ui
+ * @param {Ui} ui
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 function payBody(table, ui, env) {
   const state = table.state;
-  const a = actionsOf(table).pay[0];
+  const a = only(actionsOf(table).pay, "pay");
   const picked = ui.picked;
   const total = sum(picked);
   const name = playerName(state, a.seat);
@@ -332,10 +402,11 @@ function payBody(table, ui, env) {
 /**
  * @param {MagellanTable} table
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 function vascoBody(table, env) {
   const state = table.state;
-  const a = actionsOf(table).vasco_part[0];
+  const a = only(actionsOf(table).vasco_part, "vasco_part");
   const origins = new Set(a.options.map((o) => o.from_part));
   return [
     prompt(t("magellan.bar.vasco", { name: playerName(state, a.seat) }), " ", whyLink("MG-8", "why-vasco")),
@@ -360,15 +431,18 @@ function vascoBody(table, env) {
  * @param {any} ui
  * @param {Env} env
  * @param {{income: boolean}} options
+ * @returns {HTMLElement[]}
  */
 function drawBody(table, ui, env, { income }) {
   const state = table.state;
   const draws = actionsOf(table).draw || [];
   const seats = draws.map((d) => d.seat);
-  if (!seats.includes(ui.seat)) ui.seat = seats[0];
-  const a = draws.find((d) => d.seat === ui.seat);
+  if (ui.seat === null || !seats.includes(ui.seat)) ui.seat = seats[0];
+  const a = present(draws.find((d) => d.seat === ui.seat), "the draw action");
+  /** @type {number[]} */
   const picked = ui.picked;
   const name = playerName(state, a.seat);
+  /** @type {HTMLElement[]} */
   const body = [];
   if (income && seats.length > 1) body.push(seatChips(state, seats, a.seat, (s) => ui.set({ seat: s, picked: [] }), { testPrefix: "mg-draw-seat" }));
   body.push(
@@ -394,11 +468,19 @@ function drawBody(table, ui, env, { income }) {
  * @param {MagellanTable} table
  * @param {Schemas["MagellanSlideAction"] & {seat: number}} a
  * @param {Env} env
+ * @returns {boolean}
  */
 function secretSlideElsewhere(table, a, env) {
   return table.state.options.depth !== "ledger" && !a.values && env.seat !== a.seat;
 }
 
+/**
+ * @param {string} name
+ * @param {number} seat
+ * @param {Ui} ui
+ * @param {Env} env
+ * @returns {HTMLElement[]}
+ */
 function slideOnOwnPhone(name, seat, ui, env) {
   const link = env.seatLinkOf(seat);
   return [
@@ -411,24 +493,25 @@ function slideOnOwnPhone(name, seat, ui, env) {
       { type: "button", class: "btn btn-secondary", testid: "mg-slide-here", onclick: () => ui.set({ slideHere: true }) },
       t("magellan.slide.here", { name }),
     ),
-  ].filter(Boolean);
+  ].filter((el) => el !== null);
 }
 
 /**
  * @param {MagellanTable} table
- * @param {any} ui
+ * @param {Ui} ui
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 function slideBody(table, ui, env) {
   const state = table.state;
-  const a = actionsOf(table).slide[0];
+  const a = only(actionsOf(table).slide, "slide");
   const player = state.players[a.seat];
   const name = playerName(state, a.seat);
   const side = sideOf(state, "magellan");
   /** @type {HTMLElement[]} */
   const body = [prompt(t(side === "B" ? "magellan.bar.slide_b" : "magellan.bar.slide", { name }), " ", whyLink("MG-8", "why-slide"))];
   if (!a.new_pile && a.piles.length > 1) {
-    if (!a.piles.includes(ui.pile)) ui.pile = a.piles[0];
+    if (ui.pile === null || !a.piles.includes(ui.pile)) ui.pile = a.piles[0];
     body.push(
       h(
         "div",
@@ -464,10 +547,11 @@ function slideBody(table, ui, env) {
 /**
  * @param {MagellanTable} table
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 function cookBody(table, env) {
   const state = table.state;
-  const a = actionsOf(table).cook_pull[0];
+  const a = only(actionsOf(table).cook_pull, "cook_pull");
   const name = playerName(state, a.seat);
   const from = playerName(state, a.from_seat);
   if (!a.value_required) {
@@ -484,16 +568,18 @@ function cookBody(table, env) {
 
 /**
  * @param {MagellanTable} table
- * @param {any} ui
+ * @param {Ui} ui
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 function swapBody(table, ui, env) {
   const state = table.state;
   const swaps = actionsOf(table).swap || [];
   const seats = swaps.map((s) => s.seat);
-  if (!seats.includes(ui.seat)) ui.seat = seats.includes(env.seat) ? env.seat : seats[0];
-  const a = swaps.find((s) => s.seat === ui.seat);
+  if (ui.seat === null || !seats.includes(ui.seat)) ui.seat = env.seat !== null && seats.includes(env.seat) ? env.seat : seats[0];
+  const a = present(swaps.find((s) => s.seat === ui.seat), "the swap action");
   const name = playerName(state, a.seat);
+  /** @type {HTMLElement[]} */
   const body = [];
   if (seats.length > 1) body.push(seatChips(state, seats, a.seat, (s) => ui.set({ seat: s, discard: null }), { testPrefix: "mg-swap-seat" }));
   if (ui.discard === null || ui.discard === undefined) {
@@ -506,14 +592,15 @@ function swapBody(table, ui, env) {
       }),
     );
   } else {
+    const discard = ui.discard;
     body.push(
       h(
         "div",
         { class: "prompt-row" },
-        prompt(t("magellan.bar.swap_in", { name, discard: ui.discard })),
+        prompt(t("magellan.bar.swap_in", { name, discard })),
         h("button", { type: "button", class: "btn btn-link", testid: "mg-swap-back", onclick: () => ui.set({ discard: null }) }, t("common.back")),
       ),
-      moneyPad({ testPrefix: "mg-swap-in", onPick: (v) => env.propose({ type: "swap", seat: a.seat, discard: ui.discard, draw: v }) }),
+      moneyPad({ testPrefix: "mg-swap-in", onPick: (v) => env.propose({ type: "swap", seat: a.seat, discard, draw: v }) }),
     );
   }
   body.push(bigButton({ testid: "mg-end-swaps", label: t("magellan.end_swaps", { name }), kind: "secondary", onclick: () => env.propose({ type: "end_swaps", seat: a.seat }) }));
@@ -523,13 +610,17 @@ function swapBody(table, ui, env) {
 /**
  * @param {MagellanTable} table
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 function blockedBody(table, env) {
   const state = table.state;
-  const blocked = table.legal_actions.blocked;
+  const blocked = present(table.legal_actions.blocked, "what blocks the table");
   const byLabel = new Map(neededSlots(state.options.sides).map((slot) => [slotLabel(slot), slot]));
   const missing = blocked.missing || [];
-  const shown = missing.slice(0, 4).map((label) => (byLabel.has(label) ? slotText(byLabel.get(label)) : label));
+  const shown = missing.slice(0, 4).map((label) => {
+    const slot = byLabel.get(label);
+    return slot ? slotText(slot) : label;
+  });
   return [
     h(
       "div",
@@ -542,6 +633,7 @@ function blockedBody(table, env) {
 }
 
 // What the bar offers at each step of legal_actions: (table, ui, env) → nodes.
+/** @type {Record<string, StepBody>} */
 const STEP_BODIES = {
   reveal: (table, ui, env) => revealBody(table, env),
   bid: bidBody,
@@ -557,17 +649,19 @@ const STEP_BODIES = {
 };
 
 /**
- * The whole bar. ui: per-version local state {bid, picked, seat, pile, discard, set(patch)}.
+ * The whole bar.
  * @param {MagellanTable} table
  * @param {import("../registry.js").Controller} ctl
- * @param {any} ui
+ * @param {Ui} ui
  * @param {Env} env
+ * @returns {HTMLElement}
  */
 export function renderControls(table, ctl, ui, env) {
   const state = table.state;
   const legal = table.legal_actions;
   const head = barHead(table, ctl, t("magellan.undo"), headline(table));
   const extra = legal.step === "bid" ? bidders(state) : null;
+  /** @type {HTMLElement[]} */
   let body = [];
   const ownSlide = legal.step === "slide" && actionsOf(table).slide?.[0]?.seat === ctl.seat;
   if (ctl.readOnly && !ownSlide) body = [viewOnlyHint()];

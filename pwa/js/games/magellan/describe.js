@@ -1,5 +1,6 @@
 // Words for the confirm sheet: what an event does, read from the preview table (or, where a
 // preview would reveal the server's cards, from the event alone).
+import { present } from "../../dom.js";
 import { t, list } from "../../i18n.js";
 import { ROMAN, crownsOf, explorerName, playerName, sum } from "./common.js";
 
@@ -10,6 +11,7 @@ import { ROMAN, crownsOf, explorerName, playerName, sum } from "./common.js";
 /**
  * @param {MagellanTable} before
  * @param {string} type
+ * @returns {number | null}
  */
 function actorOf(before, type) {
   for (const a of before.legal_actions.actors || []) if (a.actions.some((x) => x.type === type)) return a.seat;
@@ -20,6 +22,7 @@ function actorOf(before, type) {
  * The event itself in words (no outcome).
  * @param {MagellanTable} before
  * @param {Schemas["MagellanEvent"] | Schemas["UndoEvent"]} event
+ * @returns {string}
  */
 export function describeEvent(before, event) {
   const b = before.state;
@@ -40,7 +43,7 @@ export function describeEvent(before, event) {
     case "vasco_part":
       return t(`magellan.sum.vasco_${event.part}`, { name });
     case "draw":
-      return t("magellan.sum.draw", { name, cards: event.cards.join(", ") });
+      return t("magellan.sum.draw", { name, cards: present(event.cards, "the cards drawn").join(", ") });
     case "slide":
       return t("magellan.sum.slide", { name, value: event.value });
     case "cook_pull": {
@@ -68,7 +71,7 @@ export function describeEvent(before, event) {
     case "pizarro_draw":
       return event.value === undefined ? t("magellan.sum.pizarro_draw_digital", { name }) : t("magellan.sum.pizarro_draw", { name, value: event.value });
     case "pizarro_stop":
-      return t("magellan.sum.pizarro_stop", { name, points: sum(b.players[seat]?.pizarro || []) });
+      return t("magellan.sum.pizarro_stop", { name, points: sum((seat === null ? undefined : b.players[seat])?.pizarro || []) });
     case "set_board_sheet":
       return t("magellan.sum.sheet");
     case "undo":
@@ -81,6 +84,7 @@ export function describeEvent(before, event) {
 /**
  * @param {MagellanView} state
  * @param {Schemas["MagellanSale"]} entry
+ * @returns {string}
  */
 function outcome(state, entry) {
   const explorer = explorerName(entry.explorer);
@@ -94,6 +98,7 @@ function outcome(state, entry) {
  * @param {MagellanTable} before
  * @param {MagellanTable} after
  * @param {Schemas["MagellanEvent"] | Schemas["UndoEvent"]} event
+ * @returns {string}
  */
 export function describe(before, after, event) {
   const b = before.state;
@@ -102,13 +107,13 @@ export function describe(before, after, event) {
   for (const entry of a.history.slice(b.history.length)) parts.push(outcome(a, entry));
   if (event.type === "pizarro_draw") {
     const seat = event.seat ?? actorOf(before, event.type);
-    const drawn = a.players[seat]?.pizarro || [];
+    const drawn = (seat === null ? undefined : a.players[seat])?.pizarro || [];
     const total = sum(drawn);
     parts.push(total > 20 ? t("magellan.sum.pizarro_bust", { total }) : t("magellan.sum.pizarro_total", { total }));
   }
   if (event.type === "slide") {
     const seat = event.seat ?? actorOf(before, event.type);
-    const piles = a.players[seat]?.magellan_piles || [];
+    const piles = (seat === null ? undefined : a.players[seat])?.magellan_piles || [];
     const pile = event.pile ?? (b.phase === 1 ? piles.length - 1 : piles.findIndex((p) => p.cards === b.phase));
     if (piles[pile]) parts.push(t("magellan.sum.pile_now", { n: pile + 1, count: piles[pile].cards }));
   }

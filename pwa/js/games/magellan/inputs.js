@@ -20,6 +20,7 @@ import { countCards } from "./mine.js";
  * @param {import("./mine.js").Hand | null} [options.hand]
  * @param {number[]} [options.used]
  * @param {boolean} [options.locked]
+ * @returns {HTMLDivElement}
  */
 export function moneyPad({ onPick, values = MONEY_VALUES, testPrefix = "mg-money", sub, hand = null, used = [], locked = false } = {}) {
   const allowed = new Set(values);
@@ -58,6 +59,7 @@ export function moneyPad({ onPick, values = MONEY_VALUES, testPrefix = "mg-money
  * @param {number[]} picked
  * @param {(index: number) => void} onRemove
  * @param {{emptyText?: string}} [options]
+ * @returns {HTMLDivElement}
  */
 export function pickedCards(picked, onRemove, { emptyText } = {}) {
   return h(
@@ -131,6 +133,7 @@ function routeKeyboard() {
  * @param {string} [options.okKind]
  * @param {boolean} [options.compact]
  * @param {boolean} [options.okButton]
+ * @returns {PadElement}
  */
 export function numberPad({ min, max = null, start = min, typed = "", onChange, onOk, testPrefix, label, okTestid, okLabel, okSub, okKind = "primary", compact = false, okButton = true }) {
   let digits = String(typed || "").replace(/\D/g, "").slice(0, DIGITS_MAX);
@@ -200,6 +203,7 @@ export function numberPad({ min, max = null, start = min, typed = "", onChange, 
  * @param {number | null} selected
  * @param {(seat: number) => void} onPick
  * @param {{testPrefix?: string, marks?: Record<number, "done" | "kept" | "waiting">}} [options]
+ * @returns {HTMLDivElement}
  */
 export function seatChips(state, seats, selected, onPick, { testPrefix = "mg-seat", marks = {} } = {}) {
   return h(

@@ -2,7 +2,7 @@
 // the board. In the setup a group picks one ("confirmed at 3 tables") instead of typing; at the
 // table its players confirm the numbers against their own board, or share their own numbers for
 // their edition. Kibitz never invents a number: every one here was typed in by players.
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { ApiError, OfflineError } from "../../api.js";
 import { getToken } from "../../store.js";
@@ -11,14 +11,23 @@ import { panel } from "../../ui/panel.js";
 import { whyLink } from "./common.js";
 import * as sheets from "./sheets.js";
 
-/** "confirmed at 3 tables" */
+/** @typedef {import("kibitz-api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MagellanTable"]} MagellanTable */
+
+/**
+ * "confirmed at 3 tables"
+ * @param {number} count
+ * @returns {string}
+ */
 export function confirmedText(count) {
   return t("magellan.library.confirmed", { count });
 }
 
 /**
  * The setup's picker: <select> of published sheets grouped by edition, and a line about the pick.
- * onPick(publication | null, edition | null) is called when the choice changes.
+ * onPick(publication | null) is called when the choice changes.
+ * @param {{onPick: (publication: Schemas["Publication"] | null) => void}} options
+ * @returns {{el: HTMLElement, load: () => Promise<void>, clear: () => void}}
  */
 export function libraryPicker({ onPick }) {
   const select = h("select", { id: "mg-library-select", class: "input", testid: "mg-library-select" });
@@ -31,8 +40,10 @@ export function libraryPicker({ onPick }) {
     info,
   );
   host.hidden = true; // until the server lists at least one
-  const byId = new Map(); // publication id → {publication, edition}
+  /** @type {Map<string, {publication: Schemas["Publication"], edition: Schemas["Edition"]}>} */
+  const byId = new Map();
 
+  /** @param {string} id */
   function describe(id) {
     const picked = byId.get(id);
     if (!picked) {
@@ -90,6 +101,11 @@ export function libraryPicker({ onPick }) {
   };
 }
 
+/**
+ * Does the sheet hold any number yet?
+ * @param {unknown} data
+ * @returns {boolean}
+ */
 function hasNumbers(data) {
   if (data === null || data === undefined) return false;
   if (typeof data === "number") return true;
@@ -97,12 +113,10 @@ function hasNumbers(data) {
 }
 
 /**
- * The table's panel: where the numbers came from, "they match our board" (counted once per table),
- * and sharing this table's numbers for its edition. One panel per screen: its input survives updates.
+ * The panel's parts: where the numbers came from, "they match", and sharing them for an edition.
+ * @returns {{el: HTMLElement, editionInput: HTMLInputElement, publishButton: HTMLButtonElement, confirmButton: HTMLButtonElement, status: HTMLElement, share: HTMLDetailsElement}}
  */
-export function makeLibraryPanel(ctl) {
-  let table = null;
-  let busy = false;
+function libraryPanelParts() {
   const editionInput = h("input", {
     type: "text",
     class: "input",
@@ -130,7 +144,56 @@ export function makeLibraryPanel(ctl) {
     confirmButton,
     share,
   );
+  return { el, editionInput, publishButton, confirmButton, status, share };
+}
 
+/**
+ * "They match our board": the table confirms the published sheet it started from.
+ * @param {import("../registry.js").Controller} ctl
+ * @returns {Promise<void>}
+ */
+async function confirmLinked(ctl) {
+  const linked = present(sheets.tablePublication(ctl.id), "the table's published sheet");
+  const answer = await sheets.confirmPublication(linked.id, ctl.id, getToken(ctl.id));
+  // A confirmation counts once the table's game is scored with these numbers (MG-10).
+  toast(answer.counted ? t("magellan.library.thanks", { confirmed: confirmedText(answer.publication.confirmations) }) : t("magellan.library.thanks_pending"));
+}
+
+/**
+ * The table's numbers as our own sheet (updated when we hold one, else a new one), published for
+ * `edition`, and confirmed by this table (it typed them in from its board).
+ * @param {import("../registry.js").Controller} ctl
+ * @param {Schemas["BoardSheet"]} data
+ * @param {string} edition
+ * @returns {Promise<Schemas["Confirmed"]>}
+ */
+async function publishOwn(ctl, data, edition) {
+  const linkedSheet = sheets.linkedSheet(ctl.id);
+  const own = linkedSheet && sheets.sheetToken(linkedSheet);
+  const name = sheets.knownSheets().find((s) => s.id === linkedSheet)?.name || t("magellan.sheet.default_name");
+  const saved = await sheets.saveSheet(own ? linkedSheet : null, name, data);
+  sheets.linkTable(ctl.id, saved.id);
+  const { publication } = await sheets.publishSheet(saved.id, edition);
+  sheets.linkPublication(ctl.id, { id: publication.id, edition: publication.edition, confirmed: false });
+  return sheets.confirmPublication(publication.id, ctl.id, getToken(ctl.id));
+}
+
+/**
+ * The table's panel: where the numbers came from, "they match our board" (counted once per table),
+ * and sharing this table's numbers for its edition. One panel per screen: its input survives updates.
+ * @param {import("../registry.js").Controller} ctl
+ * @returns {{render: (next: MagellanTable) => HTMLElement}}
+ */
+export function makeLibraryPanel(ctl) {
+  /** @type {MagellanTable | null} */
+  let table = null;
+  let busy = false;
+  const { el, editionInput, publishButton, confirmButton, status, share } = libraryPanelParts();
+
+  /**
+   * @param {MagellanTable} next
+   * @returns {HTMLElement}
+   */
   function render(next) {
     table = next;
     const linked = sheets.tablePublication(ctl.id);
@@ -147,10 +210,11 @@ export function makeLibraryPanel(ctl) {
     return el;
   }
 
+  /** @param {() => Promise<void>} task */
   async function run(task) {
     if (busy) return;
     busy = true;
-    render(table);
+    render(present(table, "the table"));
     try {
       await task();
     } catch (err) {
@@ -158,18 +222,11 @@ export function makeLibraryPanel(ctl) {
       else toastError(err, err instanceof OfflineError ? t("offline.not_sent") : t("error.generic"));
     } finally {
       busy = false;
-      render(table);
+      render(present(table, "the table"));
     }
   }
 
-  confirmButton.addEventListener("click", () =>
-    run(async () => {
-      const linked = sheets.tablePublication(ctl.id);
-      const answer = await sheets.confirmPublication(linked.id, ctl.id, getToken(ctl.id));
-      // A confirmation counts once the table's game is scored with these numbers (MG-10).
-      toast(answer.counted ? t("magellan.library.thanks", { confirmed: confirmedText(answer.publication.confirmations) }) : t("magellan.library.thanks_pending"));
-    }),
-  );
+  confirmButton.addEventListener("click", () => run(() => confirmLinked(ctl)));
 
   publishButton.addEventListener("click", () =>
     run(async () => {
@@ -179,22 +236,12 @@ export function makeLibraryPanel(ctl) {
         editionInput.focus();
         return;
       }
-      // The table's numbers as our own sheet (updated when we hold one, else a new one), then published.
-      const data = table.state.board_sheet;
-      const linkedSheet = sheets.linkedSheet(ctl.id);
-      const own = linkedSheet && sheets.sheetToken(linkedSheet);
-      const name = sheets.knownSheets().find((s) => s.id === linkedSheet)?.name || t("magellan.sheet.default_name");
-      const saved = await sheets.saveSheet(own ? linkedSheet : null, name, data);
-      sheets.linkTable(ctl.id, saved.id);
-      const { publication } = await sheets.publishSheet(saved.id, edition);
-      sheets.linkPublication(ctl.id, { id: publication.id, edition: publication.edition, confirmed: false });
-      // This table typed them in from its board: it is the first to confirm them.
-      const answer = await sheets.confirmPublication(publication.id, ctl.id, getToken(ctl.id));
+      const answer = await publishOwn(ctl, present(table, "the table").state.board_sheet, edition);
       share.open = false;
       toast(
         answer.counted
-          ? t("magellan.library.published", { edition: publication.edition, confirmed: confirmedText(answer.publication.confirmations) })
-          : t("magellan.library.published_pending", { edition: publication.edition }),
+          ? t("magellan.library.published", { edition: answer.publication.edition, confirmed: confirmedText(answer.publication.confirmations) })
+          : t("magellan.library.published_pending", { edition: answer.publication.edition }),
       );
     }),
   );

@@ -12,7 +12,10 @@ import { sum } from "./common.js";
 /** The cards a pad offers: my hand (null before the first answer), and whether it is this version's. */
 /** @typedef {{cards: number[] | null, ready: boolean}} Hand */
 
-/** @param {MagellanTable} table */
+/**
+ * @param {MagellanTable} table
+ * @returns {boolean}
+ */
 function isLedger(table) {
   return table.state.options.depth === "ledger";
 }
@@ -51,6 +54,7 @@ export function handFor(table, ctl, seat) {
  * One money card: its value big, how many I hold in the corner.
  * @param {number} value
  * @param {number} count
+ * @returns {HTMLSpanElement}
  */
 function moneyCard(value, count) {
   return h(
@@ -65,6 +69,7 @@ function moneyCard(value, count) {
  * "My cards": my hand as big money cards, the total, my Magellan piles (null when not my table's business).
  * @param {MagellanTable} table
  * @param {import("../registry.js").Controller} ctl
+ * @returns {HTMLElement | null}
  */
 export function minePanel(table, ctl) {
   const mine = ctl.mine;

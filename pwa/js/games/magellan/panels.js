@@ -1,6 +1,6 @@
 // Information panels above the action bar: the card up and the decks, the players, the money at
 // phase end (MG-9), the cards so far, and the board sheet's state (MG-2).
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t, list } from "../../i18n.js";
 import { panel } from "../../ui/panel.js";
 import { powerOf } from "./powers.js";
@@ -15,6 +15,7 @@ import { EXPLORERS, ROMAN, explorerName, playerName, seatDot, sideOf, who, whyLi
  * @param {MagellanView} state
  * @param {import("./common.js").Explorer} explorer
  * @param {number} field
+ * @returns {string}
  */
 export function actionText(state, explorer, field) {
   const side = sideOf(state, explorer);
@@ -24,12 +25,19 @@ export function actionText(state, explorer, field) {
   return t(`magellan.action.${explorer}.${side}`, { field: ROMAN[field], count: power.draws || power.draws_left });
 }
 
-/** @param {MagellanTable} table */
+/**
+ * The card up (or what comes next) and the decks.
+ * @param {MagellanTable} table
+ * @returns {HTMLElement}
+ */
 export function cardPanel(table) {
   const state = table.state;
   const card = state.card;
   const deck = state.decks[state.phase - 1];
-  const total = { 1: 18, 2: 12, 3: 6 }[state.phase];
+  /** @type {Record<number, number>} cards in each phase's deck (MG-1) */
+  const cards = { 1: 18, 2: 12, 3: 6 };
+  const total = present(cards[state.phase], "the phase's deck size");
+  /** @type {HTMLElement[]} */
   const children = [];
   if (card && state.stage !== "finished") {
     const field = card.field;
@@ -88,11 +96,19 @@ export function cardPanel(table) {
   );
 }
 
+/**
+ * Magellan piles as "[3, 5] [?, ?]" (a pile's cards are secret until slid open).
+ * @param {Schemas["MagellanPile"][]} piles
+ * @returns {string}
+ */
 function pilesText(piles) {
   return piles.map((p) => (p.slid ? `[${p.slid.join(", ")}]` : `[${"?".repeat(p.cards).split("").join(", ")}]`)).join(" ");
 }
 
-/** @param {MagellanTable} table */
+/**
+ * @param {MagellanTable} table
+ * @returns {HTMLElement}
+ */
 export function playersPanel(table) {
   const state = table.state;
   const ledger = state.options.depth === "ledger";
@@ -132,7 +148,10 @@ export function playersPanel(table) {
 }
 
 /** MG-9: money cards per player at the end of each phase (2 + the bags of the ships there), swaps. */
-/** @param {MagellanTable} table */
+/**
+ * @param {MagellanTable} table
+ * @returns {HTMLElement | null}
+ */
 export function phaseEndPanel(table) {
   const state = table.state;
   const incomes = state.incomes || [];
@@ -166,6 +185,7 @@ export function phaseEndPanel(table) {
 /**
  * @param {MagellanView} state
  * @param {Schemas["MagellanSale"]} entry
+ * @returns {string}
  */
 function historyText(state, entry) {
   const name = explorerName(entry.explorer);
@@ -175,7 +195,10 @@ function historyText(state, entry) {
   return t("magellan.history.no_bids", { explorer: name });
 }
 
-/** @param {MagellanTable} table */
+/**
+ * @param {MagellanTable} table
+ * @returns {HTMLDetailsElement | null}
+ */
 export function historyPanel(table) {
   const state = table.state;
   if (!state.history.length) return null;
@@ -195,13 +218,14 @@ export function historyPanel(table) {
 /**
  * @param {MagellanTable} table
  * @param {{readOnly: boolean, onOpen: () => void}} options
+ * @returns {HTMLElement}
  */
 export function sheetPanel(table, { readOnly, onOpen }) {
   const state = table.state;
   const missing = state.board_sheet_missing || [];
   const now = state.board_sheet_needed_now || [];
   return panel(
-    { title: [t("magellan.sheet.status_title"), " ", whyLink("MG-2", "why-sheet-status")], class: ["mg-sheet-status", now.length && "is-needed"], testid: "mg-sheet-status", "data-missing": missing.length },
+    { title: [t("magellan.sheet.status_title"), " ", whyLink("MG-2", "why-sheet-status")], class: ["mg-sheet-status", now.length > 0 && "is-needed"], testid: "mg-sheet-status", "data-missing": missing.length },
     h("p", { class: "small" }, missing.length ? t("magellan.sheet.status_missing", { count: missing.length }) : t("magellan.sheet.status_complete")),
     now.length ? h("p", { class: "small mg-warning" }, t("magellan.sheet.status_now", { count: now.length })) : null,
     !readOnly && state.stage !== "finished"

@@ -23,6 +23,7 @@ function stored() {
 /**
  * Keep the powers from a GET /api/games answer; true when they changed.
  * @param {import("kibitz-api").components["schemas"]["GameInfo"][] | null | undefined} games
+ * @returns {boolean}
  */
 export function rememberPowers(games) {
   const magellan = (games || []).find((g) => g.name === "magellan");
@@ -39,11 +40,15 @@ export function rememberPowers(games) {
   return true;
 }
 
+/** @returns {boolean} */
 export function hasPowers() {
   return rows !== null;
 }
 
-/** Fetch the current table (after a release it may have changed); true when it did. */
+/**
+ * Fetch the current table (after a release it may have changed); true when it did.
+ * @returns {Promise<boolean>}
+ */
 export async function refreshPowers() {
   try {
     return rememberPowers(await api.listGames());
@@ -57,6 +62,7 @@ export async function refreshPowers() {
  * @param {string} explorer
  * @param {string} side
  * @param {number} field
+ * @returns {Power | null}
  */
 export function powerOf(explorer, side, field) {
   return (rows || []).find((r) => r.explorer === explorer && r.side === side && r.field === field) || null;

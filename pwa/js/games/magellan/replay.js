@@ -4,7 +4,10 @@ import { boardPanel } from "./board.js";
 import { cardPanel, playersPanel } from "./panels.js";
 import { standingsPanel } from "./scoring.js";
 
-/** @param {import("kibitz-api").components["schemas"]["MagellanTable"]} table */
+/**
+ * @param {import("kibitz-api").components["schemas"]["MagellanTable"]} table
+ * @returns {(HTMLElement | null)[]}
+ */
 export function replayState(table) {
   const over = table.finished || table.state.stage === "finished" || table.state.stage === "scoring";
   return [standingsPanel(table), over ? null : cardPanel(table), boardPanel(table), playersPanel(table)];

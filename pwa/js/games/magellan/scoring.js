@@ -2,7 +2,7 @@
 // for all), the Pizarro helper (bust chance, chance to beat the leader, advice), the standings, and the end screen with every player's
 // breakdown — fields, money crowns, each Magellan pile with its multiplier, Pizarro.
 import { h } from "../../dom.js";
-import { OfflineError } from "../../api.js";
+import { ApiError, OfflineError } from "../../api.js";
 import { t, list, percent } from "../../i18n.js";
 import { bigButton, prompt } from "../../ui/action-bar.js";
 import { panel } from "../../ui/panel.js";
@@ -16,6 +16,7 @@ import { moneyPad, pickedCards, seatChips } from "./inputs.js";
 /** @typedef {Schemas["MagellanTable"]} MagellanTable */
 /** @typedef {Schemas["MagellanView"]} MagellanView */
 /** @typedef {import("./controls.js").Env} Env */
+/** @typedef {import("./controls.js").Ui} Ui */
 
 /**
  * Outcomes depth: every player's money cards left in hand (MG-10 counts their crowns, MG-1). Each
@@ -23,8 +24,9 @@ import { moneyPad, pickedCards, seatChips } from "./inputs.js";
  * every hand is typed ONE sheet lists them all for a single confirmation (issue 26: no sheet per
  * hand). ui.hands: seat → cards typed; ui.kept: the seats whose hand is done.
  * @param {MagellanTable} table
- * @param {any} ui
+ * @param {Ui} ui
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 export function finalHandBody(table, ui, env) {
   const state = table.state;
@@ -32,7 +34,7 @@ export function finalHandBody(table, ui, env) {
   const seats = state.players.map((p) => p.seat);
   // Hands recorded meanwhile (another phone, or the sheet) are no longer typed here.
   ui.kept = ui.kept.filter((s) => waiting.includes(s));
-  for (const s of Object.keys(ui.hands)) if (!waiting.includes(Number(s))) delete ui.hands[s];
+  for (const s of Object.keys(ui.hands)) if (!waiting.includes(Number(s))) delete ui.hands[Number(s)];
   const open = waiting.filter((s) => !ui.kept.includes(s));
   if (ui.seat === null || ui.seat === undefined || !seats.includes(ui.seat)) ui.seat = open[0] ?? waiting[0] ?? 0;
   const seat = ui.seat;
@@ -40,9 +42,10 @@ export function finalHandBody(table, ui, env) {
   const marks = Object.fromEntries(
     state.players.map((p) => [p.seat, p.final_hand_entered ? "done" : ui.kept.includes(p.seat) ? "kept" : "waiting"]),
   );
+  /** @type {number[]} */
   const picked = ui.hands[seat] || [];
   const crowns = crownsOf(picked);
-  const setHand = (cards) => ui.set({ hands: { ...ui.hands, [seat]: cards } });
+  const setHand = (/** @type {number[]} */ cards) => ui.set({ hands: { ...ui.hands, [seat]: cards } });
   const name = playerName(state, seat);
   /** @type {HTMLElement[]} */
   const body = [
@@ -92,13 +95,17 @@ export function finalHandBody(table, ui, env) {
  * crowns (MG-1, MG-10), recorded on a single Confirm as ONE entry (`final_hands`, issue 33): the
  * phone's referee checks all of them first, and a refused hand ("more than seven 3s") records none
  * and says which hand to fix — never half the hands. Returns the sheet.
+ * @param {import("../registry.js").Controller} ctl
+ * @param {Ui} ui
+ * @returns {ReturnType<typeof openSheet> | null} null when no hand is typed yet
  */
 export function openHandsSheet(ctl, ui) {
-  const table = ctl.table;
+  const table = /** @type {MagellanTable} */ (ctl.table); // opened from the Magellan bar
   const state = table.state;
   const waiting = (table.legal_actions.actors || []).map((a) => a.seat);
   const seats = waiting.filter((s) => ui.kept.includes(s));
   if (!seats.length) return null;
+  /** @type {(Schemas["MagellanFinalHandEvent"] & {seat: number})[]} */
   const events = seats.map((seat) => ({ type: "final_hand", seat, cards: [...(ui.hands[seat] || [])].sort((a, b) => a - b) }));
   const missing = waiting.filter((s) => !seats.includes(s));
   const problem = h("p", { class: "small mg-warning", role: "alert", testid: "mg-hands-refused", hidden: true });
@@ -112,7 +119,7 @@ export function openHandsSheet(ctl, ui) {
       running = true;
       sheet.setBusy(true, { lock: true });
       // Hands recorded meanwhile on another phone are left out; the rest go in together.
-      const open = new Set((ctl.table.legal_actions.actors || []).map((a) => a.seat));
+      const open = new Set((/** @type {MagellanTable} */ (ctl.table).legal_actions.actors || []).map((a) => a.seat));
       const hands = Object.fromEntries(events.filter((e) => open.has(e.seat)).map((e) => [String(e.seat), e.cards]));
       if (!Object.keys(hands).length) {
         running = false;
@@ -127,7 +134,7 @@ export function openHandsSheet(ctl, ui) {
         // Offline without the phone's referee: the server checks the one entry when it arrives.
         if (!(err instanceof OfflineError)) {
           running = false;
-          problem.textContent = t("magellan.hands.refused", { why: err?.problem?.detail || t("error.generic") });
+          problem.textContent = t("magellan.hands.refused", { why: (err instanceof ApiError && err.problem?.detail) || t("error.generic") });
           problem.hidden = false;
           sheet.setBusy(false);
           return;
@@ -154,7 +161,7 @@ export function openHandsSheet(ctl, ui) {
     ),
     problem,
     missing.length ? h("p", { class: "small mg-warning", testid: "mg-hands-missing" }, t("magellan.hands.missing", { names: list(missing.map((s) => playerName(state, s))) })) : null,
-  ].filter(Boolean));
+  ]);
   return sheet;
 }
 
@@ -162,6 +169,7 @@ export function openHandsSheet(ctl, ui) {
  * The leader among the others and how much Pizarro must bring to pass them.
  * @param {MagellanView} state
  * @param {number} seat
+ * @returns {{mine: Schemas["MagellanScore"], leader: Schemas["MagellanScore"]} | null}
  */
 function race(state, seat) {
   const scores = state.scoring?.scores || [];
@@ -175,6 +183,7 @@ function race(state, seat) {
 /**
  * @param {Schemas["MagellanPizarroDrawAction"] | undefined} draw
  * @param {number} total
+ * @returns {"draw" | "stop"}
  */
 function pointsAdvice(draw, total) {
   return draw && draw.expected_points > total + 1e-9 ? "draw" : "stop";
@@ -183,6 +192,7 @@ function pointsAdvice(draw, total) {
 /**
  * @param {Schemas["MagellanPizarroDrawAction"] | undefined} draw
  * @param {number} total
+ * @returns {"draw" | "stop" | null}
  */
 function beatAdvice(draw, total) {
   if (!draw || draw.to_beat === null || draw.to_beat === undefined) return null;
@@ -194,6 +204,7 @@ function beatAdvice(draw, total) {
  * MG-11: the Pizarro helper — odds from legal_actions, draw (type the card in) or stop.
  * @param {MagellanTable} table
  * @param {Env} env
+ * @returns {HTMLElement[]}
  */
 export function pizarroBody(table, env) {
   const state = table.state;
@@ -276,7 +287,10 @@ export function pizarroBody(table, env) {
  * During the scoring, once hands and crowns are known: the standings before the Pizarro draw —
  * without it, also once some Pizarro cards are up (MG-11 counts last; the helper shows the draw).
  */
-/** @param {MagellanTable} table */
+/**
+ * @param {MagellanTable} table
+ * @returns {HTMLElement | null}
+ */
 export function standingsPanel(table) {
   const state = table.state;
   const scores = state.scoring?.scores;
@@ -292,7 +306,10 @@ export function standingsPanel(table) {
   );
 }
 
-/** @param {Schemas["MagellanFieldScore"]} f */
+/**
+ * @param {Schemas["MagellanFieldScore"]} f
+ * @returns {string}
+ */
 function fieldText(f) {
   const where = `${explorerName(f.explorer)} ${ROMAN[f.field]}${f.part ? ` ${t(`magellan.part_short.${f.part}`)}` : ""}`;
   if (f.explorer === "magellan") return `${where}: ${t("magellan.result.via_piles")}`;
@@ -300,7 +317,12 @@ function fieldText(f) {
   return `${where}: ${f.crowns}`;
 }
 
-/** A card's money value is not its crowns (MG-1): "3 + 2 = 5" (each card's crowns, then the total). */
+/**
+ * A card's money value is not its crowns (MG-1): "3 + 2 = 5" (each card's crowns, then the total).
+ * @param {number[]} cards
+ * @param {number} total
+ * @returns {string}
+ */
 function crownsEach(cards, total) {
   const each = cards.map((v) => crownsOf([v]));
   return each.length > 1 ? `${each.join(" + ")} = ${total}` : String(total);
@@ -311,8 +333,15 @@ function crownsEach(cards, total) {
  * @param {Schemas["MagellanScore"]} score
  * @param {number} place
  * @param {number[]} winners
+ * @returns {HTMLElement}
  */
 function breakdown(state, score, place, winners) {
+  /**
+   * @param {string} label
+   * @param {string} detail
+   * @param {number} points
+   * @param {string} testid
+   */
   const row = (label, detail, points, testid) =>
     h("tr", { testid }, h("th", { scope: "row" }, label), h("td", { class: "mg-bd-detail" }, detail), h("td", { class: "num" }, String(points)));
   const rows = [
@@ -362,7 +391,10 @@ function breakdown(state, score, place, winners) {
   );
 }
 
-/** @param {Schemas["MagellanResult"]} result */
+/**
+ * @param {Schemas["MagellanResult"]} result
+ * @returns {string}
+ */
 function explanation(result) {
   const r = result.ranking;
   const best = r[0];
@@ -376,6 +408,7 @@ function explanation(result) {
 /**
  * @param {MagellanTable} table
  * @param {string} tableId
+ * @returns {HTMLElement | null}
  */
 export function resultPanel(table, tableId) {
   const result = table.result || table.state.result;

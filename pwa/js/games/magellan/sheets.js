@@ -6,6 +6,8 @@ import { GAME } from "./common.js";
 
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {{id: string, name: string, token: string | null, seen_at: string}} KnownSheet */
+/** The published sheet a table started from (or published). */
+/** @typedef {{id: string, edition: string, confirmed?: boolean}} TablePublication */
 
 const SHEETS_KEY = "magellan.sheets"; // kibitz.magellan.sheets: [{id, name, token, seen_at}], newest first
 const LINKS_KEY = "magellan.table_sheets"; // kibitz.magellan.table_sheets: {tableId: sheetId}
@@ -18,7 +20,10 @@ export function knownSheets() {
   return read(SHEETS_KEY, []);
 }
 
-/** @param {{id: string, name?: string, token?: string | null}} sheet */
+/**
+ * @param {{id: string, name?: string, token?: string | null}} sheet
+ * @returns {KnownSheet}
+ */
 export function rememberSheet({ id, name, token }) {
   const old = knownSheets().find((s) => s.id === id);
   const entry = { id, name: name || old?.name || id, token: token || old?.token || null, seen_at: new Date().toISOString() };
@@ -26,20 +31,36 @@ export function rememberSheet({ id, name, token }) {
   return entry;
 }
 
+/** @param {string} id */
 export function forgetSheet(id) {
   write(SHEETS_KEY, knownSheets().filter((s) => s.id !== id));
 }
 
+/**
+ * The sheet's edit token, when this phone made it.
+ * @param {string} id
+ * @returns {string | null}
+ */
 export function sheetToken(id) {
   return knownSheets().find((s) => s.id === id)?.token || null;
 }
 
+/**
+ * @param {string} tableId
+ * @param {string} sheetId
+ */
 export function linkTable(tableId, sheetId) {
+  /** @type {Record<string, string>} */
   const links = read(LINKS_KEY, {});
   links[tableId] = sheetId;
   write(LINKS_KEY, links);
 }
 
+/**
+ * The sheet a table was set up with on this phone.
+ * @param {string} tableId
+ * @returns {string | null}
+ */
 export function linkedSheet(tableId) {
   return read(LINKS_KEY, {})[tableId] || null;
 }
@@ -51,6 +72,7 @@ export function linkedSheet(tableId) {
  * @returns {Promise<any>} the operation's answer (each caller below names its type)
  */
 async function request(method, path, { body, token } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json, application/problem+json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -115,6 +137,7 @@ export async function updateSheet(id, name, data) {
  * @param {string | null} id
  * @param {string} name
  * @param {Schemas["BoardSheet"]} data
+ * @returns {Promise<Schemas["Sheet"]>}
  */
 export async function saveSheet(id, name, data) {
   if (id && sheetToken(id)) return updateSheet(id, name, data);
@@ -125,30 +148,54 @@ export async function saveSheet(id, name, data) {
 
 const PUBLISHED_KEY = "magellan.table_publications"; // kibitz.magellan.table_publications: {tableId: {id, edition, confirmed}}
 
-/** → {game, editions: [{edition, confirmations, publications: [{id, edition, data, filled, confirmations}], disagreements}]} */
+/**
+ * The published sheets by edition.
+ * @returns {Promise<Schemas["Library"]>}
+ */
 export function getLibrary() {
   return request("GET", `/sheets/library?game=${GAME}`);
 }
 
-/** Publish our own sheet (we hold its edit token) for an edition → {created, publication}. */
+/**
+ * Publish our own sheet (we hold its edit token) for an edition.
+ * @param {string} id
+ * @param {string} edition
+ * @returns {Promise<Schemas["Published"]>}
+ */
 export function publishSheet(id, edition) {
   return request("POST", `/sheets/${enc(id)}/publish`, { body: { edition }, token: sheetToken(id) });
 }
 
-/** The players of `tableId` found the published numbers equal to their board (the table's write token). */
+/**
+ * The players of `tableId` found the published numbers equal to their board (the table's write token).
+ * @param {string} publicationId
+ * @param {string} tableId
+ * @param {string | null} token
+ * @returns {Promise<Schemas["Confirmed"]>}
+ */
 export async function confirmPublication(publicationId, tableId, token) {
+  /** @type {Schemas["Confirmed"]} */
   const answer = await request("POST", `/sheets/library/${enc(publicationId)}/confirm`, { body: { table_id: tableId }, token });
   linkPublication(tableId, { ...(tablePublication(tableId) || {}), id: publicationId, edition: answer.publication.edition, confirmed: true });
   return answer;
 }
 
+/**
+ * @param {string} tableId
+ * @param {TablePublication} entry
+ */
 export function linkPublication(tableId, entry) {
+  /** @type {Record<string, TablePublication>} */
   const links = read(PUBLISHED_KEY, {});
   links[tableId] = entry;
   write(PUBLISHED_KEY, links);
 }
 
-/** The published sheet a table started from (or published), {id, edition, confirmed} or null. */
+/**
+ * The published sheet a table started from (or published), or null.
+ * @param {string} tableId
+ * @returns {TablePublication | null}
+ */
 export function tablePublication(tableId) {
   return read(PUBLISHED_KEY, {})[tableId] || null;
 }

@@ -11,6 +11,7 @@ import { ruleLink, whyLink } from "./rules.js";
 /**
  * @param {Schemas["ShownGroup"]} group
  * @param {number} index
+ * @returns {HTMLDivElement}
  */
 function groupChip(group, index) {
   return h(
@@ -22,7 +23,10 @@ function groupChip(group, index) {
   );
 }
 
-/** @param {Schemas["Reading"] | null} reading */
+/**
+ * @param {Schemas["Reading"] | null} reading
+ * @returns {HTMLDivElement | null}
+ */
 export function readingView(reading) {
   if (!reading) return null;
   if (reading.kind === "nothing-fits") {
@@ -58,6 +62,11 @@ export function readingView(reading) {
   );
 }
 
+/**
+ * A premium's details: how often, which flowers or groups, with the pair.
+ * @param {Schemas["Premium"]} p
+ * @returns {string}
+ */
 function premiumMeta(p) {
   const parts = [];
   if (p.count > 1) parts.push(t("mhing.times", { count: p.count, value: p.value }));
@@ -69,6 +78,11 @@ function premiumMeta(p) {
   return parts.join(" · ");
 }
 
+/**
+ * @param {Schemas["Premium"][]} premiums
+ * @param {string} [testPrefix]
+ * @returns {HTMLElement}
+ */
 export function premiumList(premiums, testPrefix = "premium") {
   return h(
     "ul",
@@ -89,11 +103,22 @@ export function premiumList(premiums, testPrefix = "premium") {
   );
 }
 
-/** "1 premium", "8 points": each count in its own plural form, for a sentence naming both. */
+/**
+ * "1 premium", "8 points": each count in its own plural form, for a sentence naming both.
+ * @param {number} premiums
+ * @param {number} points
+ * @returns {{premiums: string, points: string}}
+ */
 export function premiumsAndPoints(premiums, points) {
   return { premiums: t("mhing.total_premiums", { count: premiums }), points: t("mhing.points_n", { count: points }) };
 }
 
+/**
+ * @param {number} total premiums
+ * @param {number} points
+ * @param {string} [testid]
+ * @returns {HTMLElement}
+ */
 export function totalLine(total, points, testid = "breakdown-total") {
   return h(
     "p",
@@ -107,6 +132,7 @@ export function totalLine(total, points, testid = "breakdown-total") {
 /**
  * Why the hand does not go out (the API's reason code in the user's words).
  * @param {Schemas["ScoreResult"]} score
+ * @returns {string}
  */
 export function reasonText(score) {
   if (score.reason_code === "wrong-card-count") {
@@ -120,6 +146,7 @@ export function reasonText(score) {
  * A won hand's full breakdown (reading, premiums, total): live, in history and on the end screen.
  * @param {Schemas["ScoreResult"] | null | undefined} score
  * @param {{testPrefix?: string, totalTestid?: string}} [options]
+ * @returns {HTMLDivElement | null}
  */
 export function scoreView(score, { testPrefix = "premium", totalTestid = "breakdown-total" } = {}) {
   if (!score?.wins) return null;
@@ -135,6 +162,7 @@ export function scoreView(score, { testPrefix = "premium", totalTestid = "breakd
 /**
  * @param {Schemas["WaitsResult"] | null} waits
  * @param {(card: string) => void} onPick
+ * @returns {HTMLDivElement | null}
  */
 export function waitsView(waits, onPick) {
   if (!waits) return null;

@@ -20,32 +20,70 @@ export const JOKERS = 6;
 
 const ORDER = [...KINDS, ...FLOWERS, JOKER];
 
+/** @typedef {{joker?: boolean, testid?: string, onclick?: (e: MouseEvent) => unknown, label?: string, extraClass?: string, small?: boolean}} TileOptions */
+
+/**
+ * @param {string} card
+ * @returns {boolean}
+ */
 export function isSuit(card) {
   return /^[bck][1-9]$/.test(card);
 }
+/**
+ * @param {string} card
+ * @returns {boolean}
+ */
 export function isWind(card) {
   return WINDS.includes(card);
 }
+/**
+ * @param {string} card
+ * @returns {boolean}
+ */
 export function isDragon(card) {
   return DRAGONS.includes(card);
 }
+/**
+ * @param {string} card
+ * @returns {boolean}
+ */
 export function isFlower(card) {
   return FLOWERS.includes(card);
 }
+/**
+ * @param {string} card
+ * @returns {string}
+ */
 export function suitOf(card) {
   return card[0];
 }
+/**
+ * @param {string} card
+ * @returns {number}
+ */
 export function rankOf(card) {
   return Number(card[1]);
 }
+/**
+ * @param {string} card
+ * @returns {number}
+ */
 export function sortKey(card) {
   return ORDER.indexOf(card);
 }
+/**
+ * @param {string[]} cards
+ * @returns {string[]}
+ */
 export function sortCards(cards) {
   return [...cards].sort((a, b) => sortKey(a) - sortKey(b));
 }
 
-/** "Bamboo 3", "East wind", "Red dragon", "Flower", "Joker" — in the user's language. */
+/**
+ * "Bamboo 3", "East wind", "Red dragon", "Flower", "Joker" — in the user's language.
+ * @param {string} card
+ * @returns {string}
+ */
 export function cardName(card) {
   if (card === JOKER) return t("mhing.card.joker");
   if (isFlower(card)) return t("mhing.card.flower_n", { n: card[1] });
@@ -54,7 +92,11 @@ export function cardName(card) {
 }
 
 /** Big and small text on a tile: ["3", "Bam"], ["E", "Wind"], ["R", "Dragon"], ["✿", "Flower"]. */
-/** What a tile shows: [big, small] ("1", "Bam"). */
+/**
+ * What a tile shows: [big, small] ("1", "Bam").
+ * @param {string} card
+ * @returns {[string, string]}
+ */
 export function tileFace(card) {
   if (card === JOKER) return ["★", t("mhing.card.joker")];
   if (isFlower(card)) return ["✿", t("mhing.card.flower")];
@@ -63,6 +105,10 @@ export function tileFace(card) {
   return [card === "dw" ? "○" : "●", t(`mhing.dragon_short.${card}`)];
 }
 
+/**
+ * @param {string} card
+ * @returns {string}
+ */
 function tileClass(card) {
   if (card === JOKER) return "mh-joker";
   if (isFlower(card)) return "mh-flower";
@@ -74,7 +120,8 @@ function tileClass(card) {
  * A card tile. joker: the card is a joker standing for `card` (shown as that card, marked joker).
  * With onclick it is a button (e.g. tap to remove), else a span.
  * @param {string} card
- * @param {{joker?: boolean, testid?: string, onclick?: (e: MouseEvent) => unknown, label?: string, extraClass?: string, small?: boolean}} [options]
+ * @param {TileOptions} [options]
+ * @returns {HTMLButtonElement | HTMLSpanElement}
  */
 export function tile(card, { joker = false, testid, onclick, label, extraClass, small = false } = {}) {
   const [main, sub] = tileFace(card);
@@ -94,7 +141,12 @@ export function tile(card, { joker = false, testid, onclick, label, extraClass, 
   return h("span", { ...props, role: "img" }, ...children);
 }
 
-/** Tiles for MH-10 text: "b3 jk=b4 b5" → three tiles (the joker shown as b4, marked). */
+/**
+ * Tiles for MH-10 text: "b3 jk=b4 b5" → three tiles (the joker shown as b4, marked).
+ * @param {string | null | undefined} notation
+ * @param {TileOptions} [opts]
+ * @returns {(HTMLButtonElement | HTMLSpanElement)[]}
+ */
 export function tilesFromNotation(notation, opts = {}) {
   return String(notation || "")
     .split(/[\s,]+/)
@@ -102,7 +154,11 @@ export function tilesFromNotation(notation, opts = {}) {
     .map((token) => (token.startsWith("jk=") ? tile(token.slice(3), { ...opts, joker: true }) : tile(token, opts)));
 }
 
-/** Three cards (kinds) form a triplet or a sequence (MH-5)? → "triplet" | "sequence" | null. */
+/**
+ * Three cards (kinds) form a triplet or a sequence (MH-5)?
+ * @param {string[]} cards
+ * @returns {"triplet" | "sequence" | null}
+ */
 export function groupKind(cards) {
   if (cards.length !== 3) return null;
   if (cards.every((c) => c === cards[0])) return "triplet";

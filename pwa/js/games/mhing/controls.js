@@ -1,7 +1,7 @@
 // The action bar at the bottom (under the thumb): round and dealer (MH-2), undo, referee notes, and
 // the ways a round ends — someone went out (hand or typed-in points), a drawn round, end of game —
 // with the "who went out?" and "where did the last card come from?" steps.
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t, codeText } from "../../i18n.js";
 import { barHead, bigButton, notesList, promptRow, viewOnlyHint } from "../../ui/action-bar.js";
 import { whyLink, playerName } from "./rules.js";
@@ -9,11 +9,29 @@ import { premiumsAndPoints } from "./breakdown.js";
 
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {Schemas["MhingTable"]} MhingTable */
+/** @typedef {import("./state.js").Ui} Ui */
+/** @typedef {Schemas["MhingEvent"] & {winner?: number, hand?: Schemas["Hand"]}} Proposal */
+/**
+ * The bar's taps (screen.js): start a flow, step back, pick the winner and where the last card came
+ * from, record, open the claim helper, points or premiums.
+ * @typedef {object} BarActions
+ * @property {(flow: import("./state.js").Flow) => void} start
+ * @property {() => void} back
+ * @property {(seat: number) => void} pickWinner
+ * @property {(seat: number | null) => void} pickDiscarder
+ * @property {(event: Proposal, opts?: import("../registry.js").ProposeOptions) => void} propose
+ * @property {() => void} claims
+ * @property {(mode: "points" | "premiums") => void} setPointsMode
+ * @property {(n: number) => void} setPremiums
+ */
 
 const POINT_VALUES = [0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 const MAX_PREMIUMS = 82; // api/rules/mhing/events.py: MH-8 points up to 2^30
 
-/** @param {MhingTable} table */
+/**
+ * @param {MhingTable} table
+ * @returns {HTMLElement}
+ */
 function roundInfo(table) {
   const { state } = table;
   if (state.finished || table.finished) {
@@ -35,7 +53,10 @@ function roundInfo(table) {
 // Notes the bar or the standings already say in their own words.
 const SHOWN_ELSEWHERE = new Set(["deal-passes", "game-over", "discarder-pays-double", "first-to-500"]);
 
-/** @param {MhingTable} table */
+/**
+ * @param {MhingTable} table
+ * @returns {HTMLElement | null}
+ */
 function notes(table) {
   const { state } = table;
   const items = (table.legal_actions?.notes || []).filter((n) => !SHOWN_ELSEWHERE.has(n.code));
@@ -43,7 +64,7 @@ function notes(table) {
   const params = { dealer: playerName(state, state.dealer), names: broke.join(", "), target: state.target || 500 };
   return notesList(items, {
     text: (n) => codeText(`mhing.note.${n.code}`, params, n.text || n.code),
-    why: (n) => whyLink(n.rule, `why-note-${n.code}`),
+    why: (n) => whyLink(present(n.rule, "a note's rule"), `why-note-${n.code}`),
   });
 }
 
@@ -53,6 +74,7 @@ function notes(table) {
  * @param {(seat: number) => void} onPick
  * @param {string} testPrefix
  * @param {{kind?: string}} [options]
+ * @returns {HTMLElement}
  */
 function seatGrid(table, seats, onPick, testPrefix, { kind = "secondary" } = {}) {
   return h(
@@ -64,10 +86,11 @@ function seatGrid(table, seats, onPick, testPrefix, { kind = "secondary" } = {})
   );
 }
 
-/** "Eva went out · Ann discarded (pays double)" / "… · from the stack". */
 /**
+ * "Eva went out · Ann discarded (pays double)" / "… · from the stack".
  * @param {Schemas["MhingView"]} state
- * @param {{winner: number, discarder?: number | null}} draft
+ * @param {{winner: number | null, discarder?: number | null}} draft
+ * @returns {string}
  */
 export function whoText(state, draft) {
   const name = playerName(state, draft.winner);
@@ -77,11 +100,21 @@ export function whoText(state, draft) {
   return t(double ? "mhing.who_discard_double" : "mhing.who_discard", { name, discarder: playerName(state, draft.discarder) });
 }
 
-/** @param {MhingTable} table */
+/**
+ * The points step: points typed in, or premiums counted up (MH-8).
+ * @param {MhingTable} table
+ * @param {Ui} ui
+ * @param {BarActions} act
+ * @returns {HTMLElement[]}
+ */
 function pointsBody(table, ui, act) {
   const { state } = table;
   const d = ui.draft;
-  const base = { type: "round_points", winner: d.winner, discarder: d.discarder ?? null };
+  const base = { type: /** @type {const} */ ("round_points"), winner: present(d.winner, "the winner"), discarder: d.discarder ?? null };
+  /**
+   * @param {"points" | "premiums"} mode
+   * @param {string} label
+   */
   const seg = (mode, label) =>
     h(
       "button",
@@ -141,7 +174,11 @@ function pointsBody(table, ui, act) {
   return body;
 }
 
-/** MH-8: 0 → 0; 1–5 → 2…32; then every third premium doubles. */
+/**
+ * MH-8: 0 → 0; 1–5 → 2…32; then every third premium doubles.
+ * @param {number} n
+ * @returns {number}
+ */
 export function pointsFor(n) {
   if (n <= 0) return 0;
   const doublings = n <= 5 ? n : 5 + Math.floor((n - 5) / 3);
@@ -150,13 +187,15 @@ export function pointsFor(n) {
 
 /**
  * The bar for every mode but the hand entry (which has the card picker).
- * act: {go(mode), back, pickWinner, pickDiscarder, propose, claims, setPointsMode, setPremiums}
  * @param {MhingTable} table
  * @param {import("../registry.js").Controller} ctl
+ * @param {Ui} ui
+ * @param {BarActions} act
+ * @returns {HTMLElement}
  */
 export function renderBar(table, ctl, ui, act) {
   const { state } = table;
-  const legal = table.legal_actions || /** @type {Schemas["MhingLegalActions"]} */ ({ actions: [] });
+  const legal = table.legal_actions || /** @type {Schemas["MhingLegalActions"]} */ (/** @type {unknown} */ ({ actions: [] }));
   /** @type {import("../registry.js").ByType<Schemas["MhingAction"]>} */
   const acts = Object.fromEntries((legal.actions || []).map((a) => [a.type, a]));
   const head = barHead(table, ctl, t("mhing.undo"), roundInfo(table));

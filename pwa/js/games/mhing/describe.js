@@ -1,4 +1,5 @@
 // Words for the confirm sheet: what an event would do, read from the preview table.
+import { present } from "../../dom.js";
 import { t, list } from "../../i18n.js";
 import { playerName, signed } from "./rules.js";
 import { roundSummary } from "./standings.js";
@@ -9,12 +10,13 @@ import { roundSummary } from "./standings.js";
  * @param {Schemas["MhingTable"]} before
  * @param {Schemas["MhingTable"]} after
  * @param {Schemas["MhingRound"]} r
+ * @returns {string[]}
  */
 function settlementText(before, after, r) {
   const a = after.state;
   const parts = [];
+  const seat = present(r.winner, "the round's winner"); // a round won or scored has one
   if (a.settlement === 1) {
-    const seat = r.winner;
     const from = before.state.players[seat]?.score ?? 0;
     parts.push(t("mhing.sum.v1_score", { name: playerName(a, seat), from, to: a.players[seat].score }));
   } else {
@@ -26,12 +28,15 @@ function settlementText(before, after, r) {
       return text;
     });
     if (paid.length) parts.push(`${list(paid)}.`);
-    parts.push(t("mhing.sum.v2_total", { name: playerName(a, r.winner), change: signed(r.changes?.[r.winner] ?? 0), to: a.players[r.winner].score }));
+    parts.push(t("mhing.sum.v2_total", { name: playerName(a, seat), change: signed(r.changes?.[seat] ?? 0), to: a.players[seat].score }));
   }
   return parts;
 }
 
-/** @param {Schemas["MhingTable"]} after */
+/**
+ * @param {Schemas["MhingTable"]} after
+ * @returns {string}
+ */
 function nextText(after) {
   const a = after.state;
   if (a.finished) {
@@ -48,6 +53,7 @@ function nextText(after) {
  * @param {Schemas["MhingTable"]} before
  * @param {Schemas["MhingTable"]} after
  * @param {Schemas["MhingEvent"] | Schemas["UndoEvent"]} event
+ * @returns {string}
  */
 export function describe(before, after, event) {
   const a = after.state;
@@ -71,7 +77,7 @@ export function describe(before, after, event) {
       const names = (res?.winners || []).map((s) => playerName(a, s));
       parts.push(t("mhing.sum.end_game"));
       if (names.length > 1) parts.push(t("mhing.sum.end_shared", { names: list(names) }));
-      else if (names.length) parts.push(t("mhing.sum.end_leader", { name: names[0], count: a.players[res.winners[0]].score }));
+      else if (names.length) parts.push(t("mhing.sum.end_leader", { name: names[0], count: a.players[present(res, "the result").winners[0]].score }));
       break;
     }
     case "undo":

@@ -2,7 +2,10 @@
 // rounds so far.
 import { standings, history } from "./standings.js";
 
-/** @param {import("kibitz-api").components["schemas"]["MhingTable"]} table */
+/**
+ * @param {import("kibitz-api").components["schemas"]["MhingTable"]} table
+ * @returns {(HTMLElement | null)[]}
+ */
 export function replayState(table) {
   return [standings(table), history(table)];
 }

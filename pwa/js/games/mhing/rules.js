@@ -6,7 +6,10 @@ import { decisionAnchor, rulesLink } from "../../ui/why.js";
 export const DECISIONS = new Set(["MH-1", "MH-3", "MH-4", "MH-5", "MH-6", "MH-7"]);
 
 /** Anchor for a rule: its Decision where it has one, else the rule itself. */
-/** @param {string} rule */
+/**
+ * @param {string} rule
+ * @returns {string}
+ */
 export function ruleAnchor(rule) {
   return decisionAnchor(DECISIONS, rule);
 }
@@ -15,6 +18,7 @@ export function ruleAnchor(rule) {
 /**
  * @param {string} rule
  * @param {string} [testid]
+ * @returns {HTMLAnchorElement}
  */
 export function whyLink(rule, testid) {
   return rulesLink("mhing", ruleAnchor(rule), testid);
@@ -24,6 +28,7 @@ export function whyLink(rule, testid) {
 /**
  * @param {string} rule
  * @param {string} [testid]
+ * @returns {HTMLAnchorElement}
  */
 export function ruleLink(rule, testid) {
   const text = DECISIONS.has(rule) ? `${rule} · ${t("common.why")}` : rule;
@@ -33,6 +38,7 @@ export function ruleLink(rule, testid) {
 /**
  * @param {import("kibitz-api").components["schemas"]["MhingView"]} state
  * @param {number | null | undefined} seat
+ * @returns {string}
  */
 export function playerName(state, seat) {
   const p = state.players.find((pl) => pl.seat === seat) || (seat === null || seat === undefined ? undefined : state.players[seat]);
@@ -42,6 +48,7 @@ export function playerName(state, seat) {
 /**
  * "+64", "−128", "±0"
  * @param {number} n
+ * @returns {string}
  */
 export function signed(n) {
   if (n > 0) return `+${n}`;

@@ -5,21 +5,182 @@
 //   hand      — the winner's hand with the card picker and the live breakdown → round_won
 //   points    — points or premiums typed in → round_points
 // The bar is fixed at the bottom so the big buttons sit under the thumb.
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { OfflineError } from "../../api.js";
 import { createBarHost } from "../../ui/action-bar.js";
 import { standings, history, resultPanel } from "./standings.js";
 import { renderBar } from "./controls.js";
 import { createHandView, createPicker } from "./entry.js";
 import { openClaims } from "./claims.js";
 import * as D from "./draft.js";
-import { scoreHand, waitsFor } from "./api.js";
+import { createLiveScore } from "./live.js";
+import { newUi, awaitingOf, settleAwaiting } from "./state.js";
 
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {Schemas["MhingTable"]} MhingTable */
+/** @typedef {import("./state.js").Ui} Ui */
+/** @typedef {import("./state.js").Mode} Mode */
+/** @typedef {import("./entry.js").HandView} HandView */
+/** @typedef {import("./entry.js").Picker} Picker */
+/** @typedef {import("./entry.js").HandActions} HandActions */
+/** @typedef {import("./entry.js").PickActions} PickActions */
+/** @typedef {Schemas["MhingEvent"] & {winner?: number, hand?: Schemas["Hand"]}} Proposal */
+/**
+ * The hand entry's two parts (see handEntry).
+ * @typedef {object} HandEntry
+ * @property {(hand: HandActions, pick: PickActions) => void} wire the taps, once the screen has made them
+ * @property {() => boolean} built whether the hand view exists yet
+ * @property {() => void} updatePicker
+ * @property {() => void} refreshLive the live answer changed
+ * @property {() => void} draftChanged the hand changed
+ * @property {(table: MhingTable) => void} renderHead
+ * @property {(table: MhingTable) => HTMLElement} handEl the hand view, drawn for `table`
+ * @property {(barHost: HTMLElement) => void} showPicker
+ */
+/**
+ * What the screen's parts share: the state, the table last shown, and the two redraws.
+ * @typedef {object} Screen
+ * @property {Ui} ui
+ * @property {() => MhingTable} table the table last shown (there is one once anything is tapped)
+ * @property {(mode: Mode) => void} setMode
+ * @property {() => void} render
+ * @property {(event: Proposal, opts?: import("../registry.js").ProposeOptions) => void} propose
+ */
 
-const DEBOUNCE_MS = 250;
+/**
+ * The bar's taps outside the hand entry: how a round ended, who went out, from where, points.
+ * @param {Screen} screen
+ * @param {() => void} scheduleScore
+ * @param {() => void} refreshLive
+ * @param {() => void} openClaimsOnce
+ * @returns {import("./controls.js").BarActions}
+ */
+function barActions({ ui, setMode, render, propose }, scheduleScore, refreshLive, openClaimsOnce) {
+  return {
+    /** @param {import("./state.js").Flow} flow */
+    start(flow) {
+      ui.flow = flow;
+      setMode("winner");
+    },
+    back() {
+      if (ui.mode === "points") setMode("discarder");
+      else if (ui.mode === "discarder") setMode("winner");
+      else setMode("home");
+    },
+    /** @param {number} seat */
+    pickWinner(seat) {
+      if (ui.draft.winner !== seat) ui.draft.discarder = undefined;
+      ui.draft.winner = seat;
+      setMode("discarder");
+    },
+    /** @param {number | null} seat */
+    pickDiscarder(seat) {
+      ui.draft.discarder = seat;
+      if (ui.flow === "points") {
+        setMode("points");
+      } else {
+        setMode("hand");
+        scheduleScore(); // the discard flag is part of the hand sent to the referee
+        refreshLive();
+      }
+    },
+    propose,
+    claims: openClaimsOnce,
+    /** @param {"points" | "premiums"} mode */
+    setPointsMode(mode) {
+      ui.pointsMode = mode;
+      render();
+    },
+    /** @param {number} n */
+    setPremiums(n) {
+      ui.premiums = Math.max(0, n);
+      render();
+    },
+  };
+}
+
+/**
+ * Taps on the hand being entered (above the picker).
+ * @param {Screen} screen
+ * @param {() => void} draftChanged
+ * @returns {HandActions}
+ */
+function handActions({ ui, setMode }, draftChanged) {
+  return {
+    changeWinner() {
+      ui.flow = "hand";
+      setMode("winner");
+    },
+    cancel() {
+      setMode("home");
+    },
+    /** @param {number} id */
+    remove(id) {
+      D.remove(ui.draft, id);
+      draftChanged();
+    },
+    /** @param {number} index */
+    selectGroup(index) {
+      D.selectGroup(ui.draft, index);
+      draftChanged();
+    },
+    clear() {
+      D.clearCards(ui.draft);
+      draftChanged();
+    },
+    /** @param {string} card */
+    add(card) {
+      if (D.add(ui.draft, card)) draftChanged();
+    },
+  };
+}
+
+/**
+ * Taps on the card picker in the bar.
+ * @param {Screen} screen
+ * @param {HandActions} handAct
+ * @param {() => void} draftChanged
+ * @param {() => void} updatePicker
+ * @returns {PickActions}
+ */
+function pickActions({ ui, propose }, handAct, draftChanged, updatePicker) {
+  return {
+    add: handAct.add,
+    undoLast() {
+      D.undoLast(ui.draft);
+      draftChanged();
+    },
+    toggleGroup() {
+      if (D.activeGroup(ui.draft)) D.toHidden(ui.draft);
+      else D.startGroup(ui.draft);
+      draftChanged();
+    },
+    /** @param {string} tab */
+    setTab(tab) {
+      ui.tab = tab;
+      updatePicker();
+    },
+    record() {
+      const d = ui.draft;
+      const s = ui.live;
+      if (!s.score?.wins || s.key !== D.handKey(d)) return;
+      propose(
+        { type: "round_won", winner: present(d.winner, "the winner"), discarder: d.discarder ?? null, hand: D.toHand(d) },
+        { title: t("mhing.record_title") },
+      );
+    },
+  };
+}
+
+/**
+ * The standings (the result first once the game is over) and the round history.
+ * @param {MhingTable} table
+ * @param {import("../registry.js").Controller} ctl
+ * @returns {HTMLElement[]}
+ */
+function homeParts(table, ctl) {
+  return [table.finished ? resultPanel(table, ctl.id) : null, standings(table), history(table)].filter((el) => el !== null);
+}
 
 /**
  * @param {HTMLElement} container
@@ -35,243 +196,52 @@ export function createScreen(container, ctl) {
 
   /** @type {MhingTable | null} */
   let table = null;
-  const ui = {
-    mode: "home",
-    flow: null, // "hand" | "points": what follows the winner and discarder steps
-    draft: D.newDraft(),
-    tab: "b",
-    pointsMode: "points",
-    premiums: 1,
-    live: { status: "idle" },
-    awaiting: null, // {version, round, winner, type, hidden} of an action sent for confirmation
-  };
-  let handView = null;
-  let picker = null;
-  let timer = null;
-  let seq = 0;
+  const ui = newUi();
+  const shown = () => present(table, "the table");
+  /** @type {ReturnType<typeof import("../../ui/sheet.js").openSheet> | null} */
   let claimsSheet = null;
-
-  // ---------- live scoring (POST /api/mhing/score, /waits; debounced) ----------
-  function scheduleScore() {
-    clearTimeout(timer);
-    seq++; // any answer still on its way is for an older hand
-    const d = ui.draft;
-    if (D.isEmpty(d)) {
-      ui.live = { status: "idle" };
-      return;
-    }
-    const problems = D.groupProblems(d);
-    if (problems.length) {
-      ui.live = { status: "local", problems };
-      return;
-    }
-    ui.live = { ...ui.live, status: "loading" };
-    if (ui.live.score === undefined) ui.live.score = null;
-    timer = setTimeout(runScore, DEBOUNCE_MS);
-  }
-
-  async function runScore() {
-    const mine = ++seq;
-    const d = ui.draft;
-    const hand = D.toHand(d);
-    const key = D.handKey(d);
-    const count = D.cardCount(d);
-    try {
-      const discard = d.discarder !== null && d.discarder !== undefined;
-      const [score, waits] = await Promise.all([
-        scoreHand(hand, discard),
-        count === 13 ? waitsFor(hand, discard).catch(() => null) : Promise.resolve(null),
-      ]);
-      if (mine !== seq) return;
-      ui.live = { status: "done", key, score, waits };
-    } catch (err) {
-      if (mine !== seq) return;
-      ui.live = err instanceof OfflineError ? { status: "offline" } : { status: "error", problem: err.problem || { detail: String(err.message || err) } };
-    }
-    refreshLive();
-  }
+  const live = createLiveScore(ui, refreshLive);
+  const views = handEntry(ui);
 
   function refreshLive() {
-    if (ui.mode !== "hand" || !handView) return;
-    handView.renderLive(ui.draft, ui.live);
-    picker.update(ui.draft, ui);
+    if (ui.mode === "hand") views.refreshLive();
   }
-
   function draftChanged() {
-    scheduleScore();
-    if (ui.mode !== "hand" || !handView) return;
-    handView.renderHand(ui.draft);
-    handView.renderLive(ui.draft, ui.live);
-    picker.update(ui.draft, ui);
+    live.schedule();
+    if (ui.mode === "hand") views.draftChanged();
   }
-
-  // ---------- actions ----------
+  /** @param {Mode} mode */
   function setMode(mode) {
     ui.mode = mode;
     render();
     if (mode === "hand" || mode === "home") window.scrollTo(0, 0);
   }
-
-  /**
-   * @param {Schemas["MhingEvent"] & {winner?: number, hand?: Schemas["Hand"]}} event
-   * @param {import("../registry.js").ProposeOptions} [opts]
-   */
+  /** @type {Screen["propose"]} */
   function propose(event, opts = {}) {
-    ui.awaiting = {
-      version: table.version,
-      round: table.state.round,
-      type: event.type,
-      winner: event.winner,
-      hidden: event.hand ? event.hand.hidden : null,
-    };
+    ui.awaiting = awaitingOf(shown(), event);
     ctl.propose(event, opts);
   }
-
-  const act = {
-    start(flow) {
-      ui.flow = flow;
-      setMode("winner");
-    },
-    back() {
-      if (ui.mode === "points") setMode("discarder");
-      else if (ui.mode === "discarder") setMode("winner");
-      else setMode("home");
-    },
-    pickWinner(seat) {
-      if (ui.draft.winner !== seat) ui.draft.discarder = undefined;
-      ui.draft.winner = seat;
-      setMode("discarder");
-    },
-    pickDiscarder(seat) {
-      ui.draft.discarder = seat;
-      if (ui.flow === "points") {
-        setMode("points");
-      } else {
-        setMode("hand");
-        scheduleScore(); // the discard flag is part of the hand sent to the referee
-        refreshLive();
-      }
-    },
-    propose,
-    claims() {
-      if (claimsSheet && !claimsSheet.closed) return;
-      claimsSheet = openClaims(table);
-    },
-    setPointsMode(mode) {
-      ui.pointsMode = mode;
-      render();
-    },
-    setPremiums(n) {
-      ui.premiums = Math.max(0, n);
-      render();
-    },
-  };
-
-  const handAct = {
-    changeWinner() {
-      ui.flow = "hand";
-      setMode("winner");
-    },
-    cancel() {
-      setMode("home");
-    },
-    remove(id) {
-      D.remove(ui.draft, id);
-      draftChanged();
-    },
-    selectGroup(index) {
-      D.selectGroup(ui.draft, index);
-      draftChanged();
-    },
-    clear() {
-      D.clearCards(ui.draft);
-      draftChanged();
-    },
-    add(card) {
-      if (D.add(ui.draft, card)) draftChanged();
-    },
-  };
-
-  const pickAct = {
-    add: handAct.add,
-    undoLast() {
-      D.undoLast(ui.draft);
-      draftChanged();
-    },
-    toggleGroup() {
-      if (D.activeGroup(ui.draft)) D.toHidden(ui.draft);
-      else D.startGroup(ui.draft);
-      draftChanged();
-    },
-    setTab(tab) {
-      ui.tab = tab;
-      picker.update(ui.draft, ui);
-    },
-    record() {
-      const d = ui.draft;
-      const s = ui.live;
-      if (!s.score?.wins || s.key !== D.handKey(d)) return;
-      propose(
-        { type: "round_won", winner: d.winner, discarder: d.discarder ?? null, hand: D.toHand(d) },
-        { title: t("mhing.record_title") },
-      );
-    },
-  };
-
-  // ---------- rendering ----------
-  function renderMain() {
-    if (ui.mode === "hand") {
-      if (!handView) handView = createHandView(handAct);
-      handView.renderHead(table, ui.draft);
-      handView.renderHand(ui.draft);
-      handView.renderLive(ui.draft, ui.live);
-      mainHost.replaceChildren(handView.el);
-      return;
-    }
-    mainHost.replaceChildren(
-      ...[table.finished ? resultPanel(table, ctl.id) : null, standings(table), history(table)].filter(Boolean),
-    );
+  function openClaimsOnce() {
+    if (claimsSheet && !claimsSheet.closed) return;
+    claimsSheet = openClaims(shown());
   }
 
-  function renderBarNow() {
-    if (ui.mode === "hand") {
-      if (!picker) picker = createPicker(pickAct);
-      picker.update(ui.draft, ui);
-      if (barHost.firstChild !== picker.el) barHost.replaceChildren(picker.el);
-      return;
-    }
-    barHost.replaceChildren(renderBar(table, ctl, ui, act));
-  }
+  /** @type {Screen} */
+  const screen = { ui, table: shown, setMode, render, propose };
+  const act = barActions(screen, live.schedule, refreshLive, openClaimsOnce);
+  const handAct = handActions(screen, draftChanged);
+  views.wire(handAct, pickActions(screen, handAct, draftChanged, () => views.updatePicker()));
 
   function render() {
     if (!table) return;
     container.dataset.mode = ui.mode;
-    renderMain();
-    renderBarNow();
-  }
-
-  /** After our own action was recorded: back to the standings, the entered hand done with. */
-  /** @param {MhingTable} next */
-  function settleAwaiting(next) {
-    const a = ui.awaiting;
-    if (!a || next.version <= a.version) return;
-    ui.awaiting = null;
-    const r = next.state.last_round;
-    const mine =
-      r &&
-      r.number === a.round &&
-      ((a.type === "round_won" && r.outcome === "won" && r.winner === a.winner && r.score?.hand?.hidden === a.hidden) ||
-        (a.type === "round_points" && r.outcome === "points" && r.winner === a.winner) ||
-        (a.type === "round_drawn" && r.outcome === "drawn"));
-    if (!mine) return;
-    if (a.type === "round_won") {
-      ui.draft = D.newDraft();
-      ui.live = { status: "idle" };
-      ui.tab = "b";
+    if (ui.mode === "hand") {
+      mainHost.replaceChildren(views.handEl(table));
+      views.showPicker(barHost);
+      return;
     }
-    ui.mode = "home";
-    ui.flow = null;
-    window.scrollTo(0, 0);
+    mainHost.replaceChildren(...homeParts(table, ctl));
+    barHost.replaceChildren(renderBar(table, ctl, ui, act));
   }
 
   return {
@@ -279,22 +249,85 @@ export function createScreen(container, ctl) {
     update(next) {
       const first = table === null;
       table = next;
-      settleAwaiting(next);
+      if (settleAwaiting(ui, next)) window.scrollTo(0, 0);
       if ((next.finished || next.state.finished) && ui.mode !== "home") ui.mode = "home";
       if (ctl.readOnly) ui.mode = "home";
-      if (!first && ui.mode === "hand" && handView) {
+      if (!first && ui.mode === "hand" && views.built()) {
         // Keep the picker and the hand as they are; only names/round may have changed.
-        handView.renderHead(table, ui.draft);
+        views.renderHead(next);
         container.dataset.mode = ui.mode;
         return;
       }
       render();
     },
     destroy() {
-      clearTimeout(timer);
-      seq++;
+      live.stop();
       bar.destroy();
       if (claimsSheet && !claimsSheet.closed) claimsSheet.close();
+    },
+  };
+}
+
+/**
+ * The hand entry's two parts, built on first use and kept (a late answer never swaps a button away
+ * under a finger): the hand with its live breakdown, and the card picker in the bar.
+ * @param {Ui} ui
+ * @returns {HandEntry}
+ */
+function handEntry(ui) {
+  /** @type {HandView | null} */
+  let handView = null;
+  /** @type {Picker | null} */
+  let picker = null;
+  /** @type {HandActions | null} */
+  let handAct = null;
+  /** @type {PickActions | null} */
+  let pickAct = null;
+  const updatePicker = () => {
+    picker?.update(ui.draft, ui);
+  };
+  return {
+    /**
+     * @param {HandActions} hand
+     * @param {PickActions} pick
+     */
+    wire(hand, pick) {
+      handAct = hand;
+      pickAct = pick;
+    },
+    built: () => handView !== null,
+    updatePicker,
+    refreshLive() {
+      if (!handView) return;
+      handView.renderLive(ui.draft, ui.live);
+      updatePicker();
+    },
+    draftChanged() {
+      if (!handView) return;
+      handView.renderHand(ui.draft);
+      handView.renderLive(ui.draft, ui.live);
+      updatePicker();
+    },
+    /** @param {MhingTable} table */
+    renderHead(table) {
+      handView?.renderHead(table, ui.draft);
+    },
+    /**
+     * @param {MhingTable} table
+     * @returns {HTMLElement}
+     */
+    handEl(table) {
+      if (!handView) handView = createHandView(present(handAct, "the hand's actions"));
+      handView.renderHead(table, ui.draft);
+      handView.renderHand(ui.draft);
+      handView.renderLive(ui.draft, ui.live);
+      return handView.el;
+    },
+    /** @param {HTMLElement} barHost */
+    showPicker(barHost) {
+      if (!picker) picker = createPicker(present(pickAct, "the picker's actions"));
+      picker.update(ui.draft, ui);
+      if (barHost.firstChild !== picker.el) barHost.replaceChildren(picker.el);
     },
   };
 }

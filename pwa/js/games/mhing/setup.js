@@ -11,6 +11,7 @@ const VARIANT_2_MAX = 4;
 /**
  * @param {HTMLElement} container
  * @param {import("../registry.js").SetupContext} ctx
+ * @returns {import("../registry.js").SetupHandle}
  */
 export function mountSetup(container, { meta, create, initial }) {
   const min = Math.max(2, meta.min_players || 2);

@@ -1,6 +1,6 @@
 // Standings (MH-9 variant 1: scores toward 500; variant 2: balances from 500 with the last round's
 // payments), the dealer (MH-2), the rounds so far and the end screen.
-import { h } from "../../dom.js";
+import { h, present } from "../../dom.js";
 import { t, list, serverText } from "../../i18n.js";
 import { explanationLine, gameResultPanel, winnerNames } from "../../ui/result-panel.js";
 import { panel } from "../../ui/panel.js";
@@ -10,7 +10,10 @@ import { whyLink, playerName, signed } from "./rules.js";
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {Schemas["MhingTable"]} MhingTable */
 
-/** @param {number} seat */
+/**
+ * @param {number} seat
+ * @returns {HTMLSpanElement}
+ */
 function dealerBadge(seat) {
   return h("span", { class: "mh-dealer", testid: `dealer-${seat}`, title: t("mhing.dealer_title") }, t("mhing.dealer_badge"));
 }
@@ -18,6 +21,7 @@ function dealerBadge(seat) {
 /**
  * @param {number} score
  * @param {number} target
+ * @returns {HTMLSpanElement}
  */
 function progress(score, target) {
   const bar = h("span", { class: "mh-progress-bar" });
@@ -26,7 +30,10 @@ function progress(score, target) {
 }
 
 /** Who paid what in the last round (variant 2): double for the discarder, never below 0. */
-/** @param {Schemas["MhingView"]} state */
+/**
+ * @param {Schemas["MhingView"]} state
+ * @returns {HTMLDivElement | null}
+ */
 function payments(state) {
   const last = state.last_round;
   if (!last || !last.payments?.length) return null;
@@ -54,7 +61,10 @@ function payments(state) {
   );
 }
 
-/** @param {MhingTable} table */
+/**
+ * @param {MhingTable} table
+ * @returns {HTMLElement}
+ */
 export function standings(table) {
   const { state } = table;
   const v1 = state.settlement === 1;
@@ -113,6 +123,7 @@ export function standings(table) {
 /**
  * @param {Schemas["MhingView"]} state
  * @param {Schemas["MhingRound"]} r
+ * @returns {string}
  */
 export function roundSummary(state, r) {
   const winner = playerName(state, r.winner);
@@ -121,12 +132,13 @@ export function roundSummary(state, r) {
   if (r.outcome === "points" && (r.premiums === null || r.premiums === undefined)) {
     return t("mhing.round_points_text", { name: winner, how, count: r.points });
   }
-  return t("mhing.round_won_text", { name: winner, how, ...premiumsAndPoints(r.premiums, r.points) });
+  return t("mhing.round_won_text", { name: winner, how, ...premiumsAndPoints(present(r.premiums, "a won round's premiums"), r.points) });
 }
 
 /**
  * @param {Schemas["MhingView"]} state
  * @param {Schemas["MhingRound"]} r
+ * @returns {string}
  */
 function changesLine(state, r) {
   const parts = state.players
@@ -136,7 +148,10 @@ function changesLine(state, r) {
   return parts.length ? parts.join(" · ") : t("mhing.no_changes");
 }
 
-/** @param {MhingTable} table */
+/**
+ * @param {MhingTable} table
+ * @returns {HTMLElement | null}
+ */
 export function history(table) {
   const { state } = table;
   const rounds = [...(state.rounds || [])].reverse();
@@ -179,7 +194,10 @@ export function history(table) {
   );
 }
 
-/** @param {Schemas["MhingResult"]} result */
+/**
+ * @param {Schemas["MhingResult"]} result
+ * @returns {string}
+ */
 function explanation(result) {
   const r = result.ranking;
   const names = winnerNames(result);
@@ -193,6 +211,7 @@ function explanation(result) {
 /**
  * @param {MhingTable} table
  * @param {string} tableId
+ * @returns {HTMLElement | null}
  */
 export function resultPanel(table, tableId) {
   const result = table.result;
