@@ -179,6 +179,10 @@ class Session {
   get startedHere() {
     return !!this.#record?.created;
   }
+  /** The record as it is now (record.js never changes one: safe to keep; the model test reads it). */
+  get snapshot() {
+    return this.#record;
+  }
 
   /** The referee boots after the first paint; until then (or for good) the server referees. */
   async started() {
