@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 PLAYERS = [{"name": "Eva"}, {"name": "Tom"}, {"name": "Ann"}]
@@ -94,7 +94,9 @@ async () => {
       const record = session.snapshot;
       const { shown } = reconcile(record.serverEvents, record.queue, !!record.conflict);
       const scratch = `model-check-${session.id}`;
-      const opened = await ask({ op: "open", id: scratch, game: record.game, players: record.players, options: record.options, seed: record.seed ?? 0, events: shown });
+      const { game, players, options } = record;
+      const seed = record.seed ?? 0;
+      const opened = await ask({ op: "open", id: scratch, game, players, options, seed, events: shown });
       await ask({ op: "close", id: scratch });
       const view = session.view;
       return {
@@ -118,8 +120,8 @@ async () => {
 STEPS = st.lists(
     st.sampled_from(
         ["tap"] * 6
-        + ["undo", "other", "other", "other_undo", "news", "news", "offline", "online", "lose", "flush", "reload"]
-        + ["after", "back", "drop"]
+        + ["undo", "other", "other", "other_undo", "news", "news", "offline", "online"]
+        + ["lose", "flush", "reload", "after", "back", "drop"]
     ),
     min_size=4,
     max_size=24,
@@ -143,6 +145,8 @@ class World:
         self.accepted: set[str] = set()  # taps the phone took (and chosen undos): each must land once
         self.origin: dict[str, str] = {}  # a key given by a players' choice → the tap it moves
         self.dropped: set[str] = set()
+        self.choices: list[str] = []  # the players' choices made, in order
+        self.lost = 0  # answers lost after the server stored or refused the entry
 
     def on_events(self, route: Any) -> None:
         if route.request.method != "POST":
@@ -158,12 +162,14 @@ class World:
             self.fresh[key] += 1
         if self.lose_next:
             self.lose_next = False
+            self.lost += 1
             route.abort()  # stored (or refused) on the server, the answer lost on the way
         else:
             route.fulfill(response=response)
 
     def new_table(self) -> tuple[str, str]:
-        created = self.http.post("/api/tables", json={"game": "mhing", "players": PLAYERS, "options": {}}).json()
+        body = {"game": "mhing", "players": PLAYERS, "options": {}}
+        created = self.http.post("/api/tables", json=body).json()
         self.table_id, self.token = created["id"], created["write_token"]
         return self.table_id, self.token
 
@@ -207,6 +213,7 @@ def step(world: World, page: Any, name: str, online: list[bool]) -> None:
     elif name in ("after", "back", "drop") and page.evaluate("() => !!window.__model.session.conflict"):
         chose = page.evaluate("(choice) => window.__model.choose(choice)", name)
         if chose["ok"]:
+            world.choices.append(name)
             if name == "drop":
                 world.dropped |= {world.origin.get(origin, origin) for origin in chose["before"]}
             for key, origin in chose["after"]:
@@ -236,15 +243,8 @@ def model_phone(new_phone: Any, live_server: str) -> Any:
     return page
 
 
-@settings(
-    max_examples=10,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(steps=STEPS)
-def test_the_session_ends_in_the_servers_log(model_phone: Any, live_server: str, steps: list[str]) -> None:
-    page = model_phone
+def run(page: Any, live_server: str, steps: list[str]) -> World:
+    """Play `steps` on a new table, checking every step, then bring everything to rest and check the end."""
     page.context.set_offline(False)
     world = getattr(page, "_sync_world", None) or World(live_server, page)
     page._sync_world = world
@@ -275,7 +275,7 @@ def test_the_session_ends_in_the_servers_log(model_phone: Any, live_server: str,
     assert not state["queue"] and state["conflict"] is None, state
     assert state["shownTypes"] == server, (state, server)  # the phone shows the server's log
 
-    stored = Counter()
+    stored: Counter[str] = Counter()
     for key, times in world.fresh.items():
         stored[world.origin.get(key, key)] += times
     assert all(times == 1 for times in stored.values()), stored  # nothing doubled
@@ -283,3 +283,36 @@ def test_the_session_ends_in_the_servers_log(model_phone: Any, live_server: str,
         assert stored[tap] == 1 or tap in world.dropped, (tap, stored, world.dropped)
     assert not set(stored) & world.dropped, (stored, world.dropped)
     assert len(server) == sum(stored.values()) + world.other  # the log holds exactly what was stored
+    return world
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=STEPS)
+def test_the_session_ends_in_the_servers_log(model_phone: Any, live_server: str, steps: list[str]) -> None:
+    world = run(model_phone, live_server, steps)
+    event(f"choices made: {len(world.choices)}")
+
+
+# The cases the properties are about, played every run: met on the stream or by a 409, each choice,
+# an answer lost and the entry sent again (the server answers from its memory of the key).
+CASES = {
+    "met on the stream, mine after theirs": ["offline", "tap", "tap", "other", "online", "news", "after"],
+    "refused with 409, theirs taken back": ["offline", "tap", "other", "online", "flush", "back"],
+    "met, mine dropped": ["offline", "tap", "undo", "other", "online", "flush", "drop"],
+    "answer lost, sent again after a reload": ["lose", "tap", "reload", "tap", "lose", "flush", "news"],
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_named_cases(model_phone: Any, live_server: str, case: str) -> None:
+    world = run(model_phone, live_server, CASES[case])
+    choice = CASES[case][-1]
+    if choice in ("after", "back", "drop"):
+        assert world.choices[:1] == [choice], world.choices  # it met, and the players' choice was made
+    else:
+        assert world.lost == 2 and sum(world.fresh.values()) == 2, (world.lost, world.fresh)
