@@ -304,7 +304,7 @@ CASES = {
     "met on the stream, mine after theirs": ["offline", "tap", "tap", "other", "online", "news", "after"],
     "refused with 409, theirs taken back": ["offline", "tap", "other", "online", "flush", "back"],
     "met, mine dropped": ["offline", "tap", "undo", "other", "online", "flush", "drop"],
-    "answer lost, sent again after a reload": ["lose", "tap", "reload", "tap", "lose", "flush", "news"],
+    "answer lost, sent again after a reload": ["lose", "tap", "reload", "lose", "tap", "flush", "news"],
 }
 
 
