@@ -136,6 +136,7 @@ class World:
         self.page = page
         self.http = httpx.Client(base_url=base, timeout=30)
         self.lose_next = False
+        self.offline = False  # a routed request is seen before the context's offline state: it stops here
         self.reset()
         page.route("**/api/tables/*/events", self.on_events)
 
@@ -153,6 +154,9 @@ class World:
             route.continue_()
             return
         key = route.request.headers.get("idempotency-key", "")
+        if self.offline:
+            route.abort("internetdisconnected")
+            return
         try:
             response = route.fetch()
         except Exception:  # noqa: BLE001 - the context went offline meanwhile: the phone sees no answer
@@ -201,7 +205,8 @@ def step(world: World, page: Any, name: str, online: list[bool]) -> None:
         page.evaluate("() => window.__model.news()")
     elif name in ("offline", "online"):
         online[0] = name == "online"
-        page.context.set_offline(not online[0])
+        world.offline = not online[0]
+        page.context.set_offline(world.offline)
         if online[0]:
             page.evaluate("() => window.__model.flush()")  # the app flushes on "online"
     elif name == "lose":
@@ -246,6 +251,8 @@ def model_phone(new_phone: Any, live_server: str) -> Any:
 def run(page: Any, live_server: str, steps: list[str]) -> World:
     """Play `steps` on a new table, checking every step, then bring everything to rest and check the end."""
     page.context.set_offline(False)
+    if getattr(page, "_sync_world", None):
+        page._sync_world.offline = False
     world = getattr(page, "_sync_world", None) or World(live_server, page)
     page._sync_world = world
     world.reset()
@@ -258,6 +265,7 @@ def run(page: Any, live_server: str, steps: list[str]) -> World:
         checked(world, page, online[0])
 
     # Quiescence: back online, the news read, every conflict decided (dropping when a choice cannot be made).
+    world.offline = False
     page.context.set_offline(False)
     world.lose_next = False
     online = [True]
