@@ -167,16 +167,30 @@ def any_db_client(db_url: str) -> FlaskClient:
     return make_test_app(db_url).test_client()
 
 
+LIVE_SERVER_START = 180  # seconds
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app under a real gunicorn (config file included) on a free loopback port, fresh SQLite."""
     folder = tmp_path_factory.mktemp("live")
     url = migrated_sqlite(folder / "kibitz.sqlite3")
-    with GunicornProcess(url, folder / "gunicorn.log", env=TEST_LIMITS) as server:
+    # Every browser test waits on this one server: a start costs ~7 s of CPU (the app's import and
+    # its static build's plan), over gunicorn's 30 s default when the machine is shared, and then
+    # every test of the run errors. Give it the time a loaded machine needs.
+    server = GunicornProcess(url, folder / "gunicorn.log", env=TEST_LIMITS).start(timeout=LIVE_SERVER_START)
+    try:
         yield server.base
+    finally:
+        server.stop()
 
 
 BROWSER_TESTS = ROOT / "tests" / "browser"
+# Files of independent, long tests (each builds what it needs once per process): under `--dist
+# loadgroup` their tests go to whichever worker is free instead of queuing on one. schemathesis' one
+# test per operation was 10 of the suite's slowest tests, all in one file that `loadfile` kept on
+# one worker while the other ran out of work.
+SPREAD_FILES = frozenset({"test_schemathesis.py"})
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -193,3 +207,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.postgres)
         if "live_server" in names and not item.get_closest_marker("gunicorn"):
             item.add_marker(pytest.mark.gunicorn)
+        if item.path.name not in SPREAD_FILES and not item.get_closest_marker("xdist_group"):
+            # `--dist loadgroup`: a file's tests stay together on one worker (its module fixtures
+            # made once), except the files whose tests are spread over the workers one by one.
+            item.add_marker(pytest.mark.xdist_group(str(item.path.relative_to(ROOT))))
