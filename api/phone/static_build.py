@@ -32,7 +32,7 @@ from pathlib import Path, PurePosixPath
 from whitenoise.compress import Compressor
 
 from api.i18n import available, messages_json
-from api.phone import pyc
+from api.phone import pyc, stdlib_cut
 from api.phone.bundle import PYODIDE_DIR, PYODIDE_FILES, ROOT, rules_zip
 from api.phone.stdlib_cut import cut_stdlib, traced_modules
 
@@ -114,22 +114,32 @@ def referee_rules(compiled: bool = False) -> bytes:
 def referee_stdlib(compiled: bool = True, lines: bool = False) -> bytes:
     """Pyodide's standard library cut to what the referee imports, compiled ahead when this CPython
     is Pyodide's (api/phone/pyc.py: the referee's cold start)."""
-    cut = cut_stdlib((PYODIDE_DIR / "python_stdlib.zip").read_bytes(), traced_modules())
+    # Cutting (docstrings out, every module parsed and written back) takes seconds of CPU, paid by
+    # every server start: kept beside the build too, by what it is made of.
+    full = (PYODIDE_DIR / "python_stdlib.zip").read_bytes()
+    names = traced_modules()
+    cut_of = full + "\n".join(names).encode() + Path(stdlib_cut.__file__).read_bytes() + sys.version.encode()
+    cut = _kept("stdlib-cut", cut_of, lambda: cut_stdlib(full, names))
     if not compiled or not pyc.same_python(PYODIDE_LOCK):
         return cut
-    # Compiling takes a fresh interpreter a second or two: kept beside the build, by what it is made of.
+    # Compiling takes a fresh interpreter a second or two.
     made_of = cut + Path(pyc.__file__).read_bytes() + sys.version.encode() + bytes([lines])
-    kept = STATIC_DIR.parent / "pyc-cache" / f"stdlib-{hashlib.sha256(made_of).hexdigest()[:16]}.zip"
+    return _kept("stdlib", made_of, lambda: pyc.sourceless_stable(cut, STDLIB_AT, lines))
+
+
+def _kept(kind: str, made_of: bytes, make: Callable[[], bytes]) -> bytes:
+    """`make()`'s bytes, kept in var/pyc-cache under the hash of what they are made of."""
+    kept = STATIC_DIR.parent / "pyc-cache" / f"{kind}-{hashlib.sha256(made_of).hexdigest()[:16]}.zip"
     if kept.is_file():
         return kept.read_bytes()
-    data = pyc.sourceless_stable(cut, STDLIB_AT, lines)
+    data = make()
     try:
         kept.parent.mkdir(parents=True, exist_ok=True)
         temporary = kept.with_name(f"{kept.name}.tmp{os.getpid()}")
         temporary.write_bytes(data)
         os.replace(temporary, kept)
     except OSError:
-        pass  # a read-only checkout: compiled again next time
+        pass  # a read-only checkout: made again next time
     return data
 
 
