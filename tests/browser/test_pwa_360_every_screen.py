@@ -110,7 +110,8 @@ def test_every_screen_fits_at_360_px(
     expect(page.get_by_test_id("new-table-mahe")).to_be_visible()
     check("home")
     for game in ("mahe", "magellan", "mhing"):
-        page.goto(live_server + "/")
+        # Within the app (a hash route): one page load, one referee boot, for the whole walk.
+        page.goto(live_server + "/#/")
         tap(page, f"new-table-{game}")
         expect(page.get_by_test_id("create-table")).to_be_visible()
         check(f"{game} setup")
