@@ -35,6 +35,7 @@ from api.http import pyc
 from api.http.bundle import PYODIDE_DIR, PYODIDE_FILES, ROOT, rules_zip
 from api.http.stdlib_cut import cut_stdlib, traced_modules
 from api.i18n import available, messages_json
+from api.rules.registry import GAMES
 
 # Where the app's sources are and where the build goes; another release can be built and served
 # beside this one (benchmarks/first_visit.py does, to measure what a release costs a phone).
@@ -155,6 +156,12 @@ def _sources() -> list[Asset]:
     for language in available():
         if language != "en":
             name, data = f"referee/messages/{language}.json", messages_json(language)
+            assets.append(Asset(name, hashed_name(name, data), data, plain=True))
+    for game in GAMES.values():
+        # A game's rules as data for screens without a table (Magellan's board sheet form, MG-2).
+        if (tables := getattr(game, "phone_tables", None)) is not None:
+            name = f"referee/{game.name}.json"
+            data = json.dumps(tables(), sort_keys=True, separators=(",", ":")).encode()
             assets.append(Asset(name, hashed_name(name, data), data, plain=True))
     rules = referee_rules()
     assets.append(Asset("referee/rules.zip", hashed_name("referee/rules.zip", rules), rules, True))
