@@ -45,6 +45,8 @@ ENTRY = "index.html"
 SERVICE_WORKER = "sw.js"
 # Shell files that are sources of the project rather than part of the app.
 NOT_SHELL = {SERVICE_WORKER, "icons/make_icons.py"}
+# The rules pages' sources (devtools.rules_pages writes the pages from them): not served.
+NOT_SHELL_FOLDERS = ("rules/src/",)
 PYODIDE_URL = "vendor/pyodide/"  # the plain name the sources use; the build serves it hashed
 # Browser libraries from npm (pinned in package-lock.json), served as they are: the charts' uPlot,
 # the join links' QR codes (qrcode-generator).
@@ -93,7 +95,9 @@ def shell_files() -> list[str]:
     return sorted(
         path.relative_to(PWA_DIR).as_posix()
         for path in PWA_DIR.rglob("*")
-        if path.is_file() and path.relative_to(PWA_DIR).as_posix() not in NOT_SHELL
+        if path.is_file()
+        and path.relative_to(PWA_DIR).as_posix() not in NOT_SHELL
+        and not path.relative_to(PWA_DIR).as_posix().startswith(NOT_SHELL_FOLDERS)
     )
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from devtools import rules_pages
 from devtools.rules_powers import BEGIN, written
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,8 +165,25 @@ def test_index_lists_exactly_the_decisions() -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_magellans_mg8_grid_is_the_engines_powers_table(language: str) -> None:
-    """The MG-8 grid on each Magellan page is what `python -m devtools.rules_powers` writes from
+    """The MG-8 grid on each Magellan page is what devtools.rules_powers writes from
     api/rules/magellan/powers.py (the engine's table) in the app's words for that language."""
     page = (RULES_DIR / f"magellan.{language}.html").read_text(encoding="utf-8")
     assert BEGIN in page, "no MG-8 grid"
-    assert written(page, language) == page, "stale: run python -m devtools.rules_powers"
+    assert written(page, language) == page, "stale: run python -m devtools.rules_pages"
+
+
+@pytest.mark.parametrize("game", rules_pages.games())
+def test_each_page_is_built_from_its_source(game: str) -> None:
+    """The 18 pages are what `python -m devtools.rules_pages` writes from pwa/rules/src: a page's own
+    text, the head, header, footer and general rules (GEN-…) written once for every game."""
+    assert rules_pages.languages() == list(LANGUAGES)
+    for language in LANGUAGES:
+        page = (RULES_DIR / f"{game}.{language}.html").read_text(encoding="utf-8")
+        assert page == rules_pages.page(game, language), f"{game}.{language}: python -m devtools.rules_pages"
+
+
+def test_the_general_rules_are_written_once() -> None:
+    """GEN-1 stands in one source per language, not in the games' sources."""
+    for path in (RULES_DIR / "src").glob("*.*.html"):
+        if not path.name.startswith("general."):
+            assert 'id="GEN-1"' not in path.read_text(encoding="utf-8"), path.name
