@@ -5,13 +5,17 @@ what every page shares is written once: the head, the header with its language b
 from `pwa/rules/src/pages.json` (each language's words, each game's title, byline and sources), the
 general rules (GEN-…) from `pwa/rules/src/general.<lang>.html` (their line in the contents where the
 source says `<!-- general rules: contents -->`), and Magellan's MG-8 grid from the referee's powers
-table (devtools.rules_powers). `python -m devtools.rules_pages` writes the 18 pages;
-tests/docs/test_rules_pages.py fails when a committed page is not what this writes.
+table (devtools.rules_powers).
+
+The pages are built, not kept: api/http/static_build.py serves what `built()` returns (so the tree
+holds each sentence once), the tests read them through `text()`, and
+`python -m devtools.rules_pages [folder]` writes them out to look at (default var/rules).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -108,13 +112,27 @@ def _general(language: str) -> tuple[str, str]:
     return toc + "\n", sections
 
 
-def main() -> None:
-    for game in games():
-        for language in languages():
-            path = RULES / f"{game}.{language}.html"
-            path.write_text(page(game, language), encoding="utf-8")
-            print(f"wrote {path.relative_to(ROOT)}")
+def built() -> dict[str, bytes]:
+    """Every page under the name it is served by: {"rules/mahe.en.html": …}."""
+    return {
+        f"rules/{game}.{language}.html": page(game, language).encode()
+        for game in games()
+        for language in languages()
+    }
+
+
+def text(name: str) -> str:
+    """One page by its file name ("magellan.de.html"), as the app serves it."""
+    game, language, _ = name.split(".")
+    return page(game, language)
+
+
+def main(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in built().items():
+        (folder / Path(name).name).write_bytes(data)
+    print(f"wrote {len(built())} pages into {folder}")
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "var" / "rules")

@@ -102,4 +102,4 @@ def languages() -> list[str]:
 if __name__ == "__main__":
     from devtools import rules_pages  # the pages are written whole, the grid with them
 
-    rules_pages.main()
+    rules_pages.main(rules_pages.ROOT / "var" / "rules")

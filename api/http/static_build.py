@@ -45,7 +45,7 @@ ENTRY = "index.html"
 SERVICE_WORKER = "sw.js"
 # Shell files that are sources of the project rather than part of the app.
 NOT_SHELL = {SERVICE_WORKER, "icons/make_icons.py"}
-# The rules pages' sources (devtools.rules_pages writes the pages from them): not served.
+# The rules pages' sources: the pages are built from them (devtools.rules_pages), the sources not served.
 NOT_SHELL_FOLDERS = ("rules/src/",)
 PYODIDE_URL = "vendor/pyodide/"  # the plain name the sources use; the build serves it hashed
 # Browser libraries from npm (pinned in package-lock.json), served as they are: the charts' uPlot,
@@ -157,6 +157,11 @@ def _sources() -> list[Asset]:
         if name != ENTRY
         for data in [(PWA_DIR / name).read_bytes()]
     ]
+    # The rules pages, built from their sources (one per game and language, the shared parts once).
+    from devtools.rules_pages import built  # noqa: PLC0415 - a build step of the checkout, not the app's
+
+    for name, data in built().items():
+        assets.append(Asset(name, hashed_name(name, data), data, plain=True))
     for language in available():
         if language != "en":
             name, data = f"referee/messages/{language}.json", messages_json(language)

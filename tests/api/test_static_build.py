@@ -28,6 +28,7 @@ from flask.testing import FlaskClient
 from api.http import bundle, static_build
 from api.http.pwa import IMMUTABLE
 from api.rules.registry import GAMES
+from devtools import rules_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,6 +59,7 @@ def test_precache_lists_every_app_file_and_the_referee(client: FlaskClient) -> N
     assert {"/referee/rules.zip", "/referee/stdlib.zip", "/referee/messages/de.json"} <= set(kept)
     tables = {f"/referee/{name}.json" for name, game in GAMES.items() if hasattr(game, "phone_tables")}
     assert tables and tables <= set(kept)  # a game's rules as data for screens without a table
+    assert {f"/{name}" for name in rules_pages.built()} <= set(kept)  # the rules pages, built
     assert "/vendor/pyodide/pyodide.asm.wasm" in kept
     for asked, hashed in kept.items():
         assert static_build.HASHED.search(hashed), hashed

@@ -100,7 +100,7 @@ class _Decisions(HTMLParser):
 
 def page_decisions(game: str, language: str) -> _Decisions:
     parser = _Decisions()
-    parser.feed((RULES_DIR / f"{game}.{language}.html").read_text(encoding="utf-8"))
+    parser.feed(rules_pages.text(f"{game}.{language}.html"))
     parser.close()
     return parser
 
@@ -167,23 +167,21 @@ def test_index_lists_exactly_the_decisions() -> None:
 def test_magellans_mg8_grid_is_the_engines_powers_table(language: str) -> None:
     """The MG-8 grid on each Magellan page is what devtools.rules_powers writes from
     api/rules/magellan/powers.py (the engine's table) in the app's words for that language."""
-    page = (RULES_DIR / f"magellan.{language}.html").read_text(encoding="utf-8")
+    page = rules_pages.text(f"magellan.{language}.html")
     assert BEGIN in page, "no MG-8 grid"
     assert written(page, language) == page, "stale: run python -m devtools.rules_pages"
 
 
 @pytest.mark.parametrize("game", rules_pages.games())
-def test_each_page_is_built_from_its_source(game: str) -> None:
-    """The 18 pages are what `python -m devtools.rules_pages` writes from pwa/rules/src: a page's own
-    text, the head, header, footer and general rules (GEN-…) written once for every game."""
+def test_each_page_is_built_from_its_own_text_and_the_shared_parts(game: str) -> None:
+    """A page's source (pwa/rules/src/<game>.<lang>.html) is its own text only; the head, header,
+    footer and general rules (GEN-…) are written once and the same on every game's page."""
     assert rules_pages.languages() == list(LANGUAGES)
     for language in LANGUAGES:
-        page = (RULES_DIR / f"{game}.{language}.html").read_text(encoding="utf-8")
-        assert page == rules_pages.page(game, language), f"{game}.{language}: python -m devtools.rules_pages"
-
-
-def test_the_general_rules_are_written_once() -> None:
-    """GEN-1 stands in one source per language, not in the games' sources."""
-    for path in (RULES_DIR / "src").glob("*.*.html"):
-        if not path.name.startswith("general."):
-            assert 'id="GEN-1"' not in path.read_text(encoding="utf-8"), path.name
+        source = (RULES_DIR / "src" / f"{game}.{language}.html").read_text(encoding="utf-8")
+        assert not re.search(r"<(?:!DOCTYPE|html|head|header|footer|main)\b", source), (game, language)
+        assert 'id="GEN-1"' not in source and rules_pages.GENERAL_TOC in source
+        page = rules_pages.text(f"{game}.{language}.html")
+        general = (RULES_DIR / "src" / f"general.{language}.html").read_text(encoding="utf-8")
+        assert page.count('<section class="rule" id="GEN-1"') == 1 and general.partition("\n")[2] in page
+        assert f'<html lang="{language}">' in page and page.count("<footer") == 1
