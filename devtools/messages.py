@@ -25,6 +25,7 @@ TEMPLATE = ROOT / "api" / "i18n" / "messages.pot"
 KEYWORDS = {
     "say": (1,),
     "term": (1,),
+    "counted": (2, 3),  # counted(n, one, other): two sentences, each its own catalog entry
     "IllegalMove": (2,),
     "InvalidSetup": (2,),
     "MalformedEvent": (2,),
@@ -41,8 +42,9 @@ def template() -> bytes:
     for _file, _line, message, _comments, _context in extract_from_dir(
         str(ROOT / "api"), method_map=[("**.py", "python")], keywords=KEYWORDS
     ):
-        if isinstance(message, str) and any(ch.isalpha() for ch in message):  # not a bare "."
-            catalog.add(message)
+        for text in message if isinstance(message, tuple) else (message,):
+            if isinstance(text, str) and any(ch.isalpha() for ch in text):  # not a bare "."
+                catalog.add(text)
     for term in TERMS:
         catalog.add(term)
     out = io.BytesIO()

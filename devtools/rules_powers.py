@@ -1,10 +1,11 @@
 """The rules pages' MG-8 grid, written from the referee's own powers table.
 
-`python -m devtools.rules_powers` puts into every `pwa/rules/magellan.<lang>.html`, right after the
-first paragraph of MG-8, a table of what each explorer does on each side and field: which fields act
-and how much (draws, phase) come from `api/rules/magellan/powers.py`, the words from the app's own
-catalog (`pwa/i18n/<lang>.json`, the same texts the table screen shows). tests/docs/test_rules_pages.py
-fails when a page's grid is not what this writes, so the pages cannot drift from the engine.
+devtools.rules_pages puts into every `pwa/rules/magellan.<lang>.html`, right after the first
+paragraph of MG-8, a table of what each explorer does on each side and field (`written`): which
+fields act and how much (draws, phase) come from `api/rules/magellan/powers.py`, the words from the
+app's own catalog (`pwa/i18n/<lang>.json`, the same texts the table screen shows).
+tests/docs/test_rules_pages.py fails when a page's grid is not what this writes, so the pages cannot
+drift from the engine.
 """
 
 from __future__ import annotations
@@ -97,8 +98,8 @@ def languages() -> list[str]:
     return sorted(p.name.split(".")[1] for p in RULES.glob("magellan.*.html"))
 
 
+
 if __name__ == "__main__":
-    for language in languages():
-        path = RULES / f"magellan.{language}.html"
-        path.write_text(written(path.read_text(encoding="utf-8"), language), encoding="utf-8")
-        print(f"wrote the MG-8 grid into {path.relative_to(ROOT)}")
+    from devtools import rules_pages  # the pages are written whole, the grid with them
+
+    rules_pages.main(rules_pages.ROOT / "var" / "rules")

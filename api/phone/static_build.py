@@ -35,6 +35,7 @@ from api.i18n import available, messages_json
 from api.phone import pyc, stdlib_cut
 from api.phone.bundle import PYODIDE_DIR, PYODIDE_FILES, ROOT, rules_zip
 from api.phone.stdlib_cut import cut_stdlib, traced_modules
+from api.rules.registry import GAMES
 
 # Where the app's sources are and where the build goes; another release can be built and served
 # beside this one (benchmarks/first_visit.py does, to measure what a release costs a phone).
@@ -44,6 +45,8 @@ ENTRY = "index.html"
 SERVICE_WORKER = "sw.js"
 # Shell files that are sources of the project rather than part of the app.
 NOT_SHELL = {SERVICE_WORKER, "icons/make_icons.py"}
+# The rules pages' sources: the pages are built from them (devtools.rules_pages), the sources not served.
+NOT_SHELL_FOLDERS = ("rules/src/",)
 PYODIDE_URL = "vendor/pyodide/"  # the plain name the sources use; the build serves it hashed
 # Browser libraries from npm (pinned in package-lock.json), served as they are: the charts' uPlot,
 # the join links' QR codes (qrcode-generator).
@@ -92,7 +95,9 @@ def shell_files() -> list[str]:
     return sorted(
         path.relative_to(PWA_DIR).as_posix()
         for path in PWA_DIR.rglob("*")
-        if path.is_file() and path.relative_to(PWA_DIR).as_posix() not in NOT_SHELL
+        if path.is_file()
+        and path.relative_to(PWA_DIR).as_posix() not in NOT_SHELL
+        and not path.relative_to(PWA_DIR).as_posix().startswith(NOT_SHELL_FOLDERS)
     )
 
 
@@ -162,9 +167,20 @@ def _sources() -> list[Asset]:
         if name != ENTRY
         for data in [(PWA_DIR / name).read_bytes()]
     ]
+    # The rules pages, built from their sources (one per game and language, the shared parts once).
+    from devtools.rules_pages import built  # noqa: PLC0415 - a build step of the checkout, not the app's
+
+    for name, data in built().items():
+        assets.append(Asset(name, hashed_name(name, data), data, plain=True))
     for language in available():
         if language != "en":
             name, data = f"referee/messages/{language}.json", messages_json(language)
+            assets.append(Asset(name, hashed_name(name, data), data, plain=True))
+    for game in GAMES.values():
+        # A game's rules as data for screens without a table (Magellan's board sheet form, MG-2).
+        if (tables := getattr(game, "phone_tables", None)) is not None:
+            name = f"referee/{game.name}.json"
+            data = json.dumps(tables(), sort_keys=True, separators=(",", ":")).encode()
             assets.append(Asset(name, hashed_name(name, data), data, plain=True))
     rules = referee_rules()
     assets.append(Asset("referee/rules.zip", hashed_name("referee/rules.zip", rules), rules, True))

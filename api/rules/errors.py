@@ -29,6 +29,13 @@ def say(template: str, **params: Any) -> Message:
     return Message(template, params)
 
 
+def counted(count: int, one: str, other: str, **params: Any) -> Message:
+    """say() with the template for a count of one or for any other count, so "1 money card" and
+    "3 money cards" are two catalog entries each language words its own way. The counts put in are
+    at least 1 (French says 0 like 1: a 0 would read as plural there)."""
+    return Message(one if count == 1 else other, params)
+
+
 def term(phrase: str) -> Message:
     """A phrase that goes into a sentence as a value ("money card slid under Magellan"): extracted
     into the catalogs, so a translated sentence gets a translated phrase too."""

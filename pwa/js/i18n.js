@@ -147,6 +147,15 @@ export function refusalText(problem) {
   return said(problem?.template, problem?.params || {}, problem?.parts || {}) ?? (problem?.detail || "");
 }
 
+/**
+ * A referee note ({text, template, params}: api/rules/errors.py note) in the language on screen,
+ * from the server's catalog like a refusal: the phone keeps no copy of the referee's sentences.
+ * @param {{text?: string, template?: string, params?: Record<string, unknown>, code?: string}} note
+ */
+export function noteText(note) {
+  return refusalText({ detail: note?.text || note?.code, template: note?.template, params: note?.params });
+}
+
 /** A catalog sentence with its values put in; a value that is a sentence or phrase of its own
  * (`parts`: "red or green") said from the catalog too. Null when the catalog lacks the sentence. */
 function said(template, params, parts) {

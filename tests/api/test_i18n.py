@@ -162,7 +162,7 @@ def test_through_gunicorn(live_server: str) -> None:
 
 @pytest.mark.parametrize("language", ["fr", "it", "de", "nl", "es"])
 def test_legal_action_notes_in_the_asked_language(client: FlaskClient, language: str) -> None:
-    """MG-8 Vasco A in outcomes depth: the note "Red draws 1 money card(s) now." comes in the asked
+    """MG-8 Vasco A in outcomes depth: the note "Red draws 1 money card now." comes in the asked
     language (same code, rule, params and template); each language has its own ETag and cached answer."""
     table = TableDriver.create(
         client,
@@ -175,7 +175,7 @@ def test_legal_action_notes_in_the_asked_language(client: FlaskClient, language:
     asked = client.get(f"/api/tables/{table.id}", headers={"Accept-Language": language})
     note = next(n for n in english.get_json()["legal_actions"]["notes"] if n["code"] == "vasco-draw")
     said = next(n for n in asked.get_json()["legal_actions"]["notes"] if n["code"] == "vasco-draw")
-    assert note["text"] == "Red draws 1 money card(s) now." and note["template"] == said["template"]
+    assert note["text"] == "Red draws 1 money card now." and note["template"] == said["template"]
     assert {k: v for k, v in said.items() if k != "text"} == {k: v for k, v in note.items() if k != "text"}
     assert said["text"] == localize(note["template"], note["params"], language) != note["text"]
     assert "Red" in said["text"] and "1" in said["text"]

@@ -27,6 +27,8 @@ from flask.testing import FlaskClient
 
 from api.phone import bundle, static_build
 from api.phone.pwa import IMMUTABLE
+from api.rules.registry import GAMES
+from devtools import rules_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,6 +57,9 @@ def test_precache_lists_every_app_file_and_the_referee(client: FlaskClient) -> N
     app_files = {"/" + name for name in static_build.shell_files()} - {"/index.html"}
     assert app_files <= set(kept) and "./" in kept
     assert {"/referee/rules.zip", "/referee/stdlib.zip", "/referee/messages/de.json"} <= set(kept)
+    tables = {f"/referee/{name}.json" for name, game in GAMES.items() if hasattr(game, "phone_tables")}
+    assert tables and tables <= set(kept)  # a game's rules as data for screens without a table
+    assert {f"/{name}" for name in rules_pages.built()} <= set(kept)  # the rules pages, built
     assert "/vendor/pyodide/pyodide.asm.wasm" in kept
     for asked, hashed in kept.items():
         assert static_build.HASHED.search(hashed), hashed

@@ -17,8 +17,9 @@ from typing import Any
 import requests
 from playwright.sync_api import expect
 
+from devtools import rules_pages
+
 from .helpers import (
-    PWA,
     WIDTH,
     ApiTable,
     assert_no_horizontal_scroll,
@@ -45,7 +46,7 @@ def test_why_links_point_at_existing_anchors() -> None:
     index = rules_index()
     assert decisions == set(index["magellan"]["decisions"])
     for lang in ("en", "de"):
-        page = (PWA / f"rules/magellan.{lang}.html").read_text(encoding="utf-8")
+        page = rules_pages.text(f"magellan.{lang}.html")
         for rule in index["magellan"]["rules"]:
             assert f'id="{rule}"' in page, (lang, rule)
         for rule in decisions:

@@ -33,7 +33,6 @@ NEVER_ONE = {
     "mhing.result.explain.all-points": "500 points for each player",
     "mhing.standings_v2": "500 points for each player",
     "sum.play_card": "not a count: the egg card's name, 'the 3 card'",
-    "magellan.note.who_may_bid": "not a count: an explorer's field number",
 }
 
 

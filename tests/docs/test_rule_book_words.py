@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from devtools import rules_pages
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT.parent / "shared" / "rules" / "sources"
 RULES_DIR = ROOT / "pwa" / "rules"
@@ -106,7 +108,7 @@ def plain(text: str) -> str:
 @pytest.mark.parametrize("page", sorted(BOOK_TERMS))
 def test_the_page_uses_its_books_terms(page: str) -> None:
     source, terms = BOOK_TERMS[page]
-    text, words = plain(book(source)), plain((RULES_DIR / page).read_text(encoding="utf-8"))
+    text, words = plain(book(source)), plain(rules_pages.text(page))
     for term in terms:
         assert term in text, f"{source} does not say {term!r}: not a term of the book"
         assert term in words, f"{page} does not use the book's {term!r}"
@@ -115,7 +117,7 @@ def test_the_page_uses_its_books_terms(page: str) -> None:
 @pytest.mark.parametrize("page", sorted(NOT_THE_BOOKS))
 def test_the_page_does_not_use_words_its_book_lacks(page: str) -> None:
     source, patterns = NOT_THE_BOOKS[page]
-    text, words = plain(book(source)), plain((RULES_DIR / page).read_text(encoding="utf-8"))
+    text, words = plain(book(source)), plain(rules_pages.text(page))
     for pattern in patterns:
         assert not re.search(pattern, text), f"{source} does use {pattern!r}"
         assert not re.search(pattern, words), f"{page} uses {pattern!r}, which its book does not"
@@ -124,7 +126,7 @@ def test_the_page_does_not_use_words_its_book_lacks(page: str) -> None:
 def test_the_french_mahe_example_is_the_french_books() -> None:
     """MA-10's example: Arthur wins the tie with Caroline on cards, as in the French book."""
     assert "Arthur et Caroline sont à égalité" in plain(book("mahe-fr.txt"))
-    words = plain((RULES_DIR / "mahe.fr.html").read_text(encoding="utf-8"))
+    words = plain(rules_pages.text("mahe.fr.html"))
     assert "Arthur et Caroline sont à égalité" in words
     assert "Arthur gagne" in words
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from devtools import rules_pages
 from devtools.rules_powers import BEGIN, written
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +100,7 @@ class _Decisions(HTMLParser):
 
 def page_decisions(game: str, language: str) -> _Decisions:
     parser = _Decisions()
-    parser.feed((RULES_DIR / f"{game}.{language}.html").read_text(encoding="utf-8"))
+    parser.feed(rules_pages.text(f"{game}.{language}.html"))
     parser.close()
     return parser
 
@@ -164,8 +165,23 @@ def test_index_lists_exactly_the_decisions() -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_magellans_mg8_grid_is_the_engines_powers_table(language: str) -> None:
-    """The MG-8 grid on each Magellan page is what `python -m devtools.rules_powers` writes from
+    """The MG-8 grid on each Magellan page is what devtools.rules_powers writes from
     api/rules/magellan/powers.py (the engine's table) in the app's words for that language."""
-    page = (RULES_DIR / f"magellan.{language}.html").read_text(encoding="utf-8")
+    page = rules_pages.text(f"magellan.{language}.html")
     assert BEGIN in page, "no MG-8 grid"
-    assert written(page, language) == page, "stale: run python -m devtools.rules_powers"
+    assert written(page, language) == page, "stale: run python -m devtools.rules_pages"
+
+
+@pytest.mark.parametrize("game", rules_pages.games())
+def test_each_page_is_built_from_its_own_text_and_the_shared_parts(game: str) -> None:
+    """A page's source (pwa/rules/src/<game>.<lang>.html) is its own text only; the head, header,
+    footer and general rules (GEN-…) are written once and the same on every game's page."""
+    assert rules_pages.languages() == list(LANGUAGES)
+    for language in LANGUAGES:
+        source = (RULES_DIR / "src" / f"{game}.{language}.html").read_text(encoding="utf-8")
+        assert not re.search(r"<(?:!DOCTYPE|html|head|header|footer|main)\b", source), (game, language)
+        assert 'id="GEN-1"' not in source and rules_pages.GENERAL_TOC in source
+        page = rules_pages.text(f"{game}.{language}.html")
+        general = (RULES_DIR / "src" / f"general.{language}.html").read_text(encoding="utf-8")
+        assert page.count('<section class="rule" id="GEN-1"') == 1 and general.partition("\n")[2] in page
+        assert f'<html lang="{language}">' in page and page.count("<footer") == 1

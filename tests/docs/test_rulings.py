@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from devtools import rules_pages
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "pwa" / "rules"
 INDEX = json.loads((RULES_DIR / "index.json").read_text(encoding="utf-8"))
@@ -82,7 +84,7 @@ class _Page(HTMLParser):
 
 def _page(game: str, language: str) -> _Page:
     parser = _Page()
-    parser.feed((RULES_DIR / INDEX[game][language]).read_text(encoding="utf-8"))
+    parser.feed(rules_pages.text(INDEX[game][language]))
     parser.close()
     return parser
 
@@ -135,7 +137,7 @@ def test_page_is_well_formed(game: str, language: str) -> None:
     assert not page.stack, f"left open: {[tag for tag, _ in page.stack]}"
     duplicates = sorted({i for i in page.ids if page.ids.count(i) > 1})
     assert not duplicates, f"ids used twice: {duplicates}"
-    text = (RULES_DIR / INDEX[game][language]).read_text(encoding="utf-8")
+    text = rules_pages.text(INDEX[game][language])
     for target in re.findall(r'href="#([^"]+)"', text):
         assert target in page.ids, f"link to #{target} goes nowhere"
 
@@ -145,7 +147,7 @@ def test_page_is_well_formed(game: str, language: str) -> None:
 def test_the_contents_count_what_the_page_shows(game: str, language: str) -> None:
     """The line under the contents: rules (the game's and the general ones) · referee decisions (one per
     Decision block) · Kibitz rulings, as index.json lists them."""
-    text = (RULES_DIR / INDEX[game][language]).read_text(encoding="utf-8")
+    text = rules_pages.text(INDEX[game][language])
     line = re.search(r'<p class="toc-count">([^<]*)</p>', text)
     assert line, "no contents count"
     counts = [int(n) for n in re.findall(r"\d+", line.group(1))]
@@ -161,7 +163,7 @@ def test_the_contents_count_what_the_page_shows(game: str, language: str) -> Non
 def test_every_language_page_links_every_other(game: str) -> None:
     """Each page's language bar and alternate links reach the same game in every other language."""
     for language in LANGUAGES:
-        text = (RULES_DIR / INDEX[game][language]).read_text(encoding="utf-8")
+        text = rules_pages.text(INDEX[game][language])
         assert f'<html lang="{language}">' in text
         for other in LANGUAGES:
             if other != language:

@@ -10,10 +10,12 @@ import pytest
 from magellan_support import TEST_SHEET
 
 from api.rules.errors import IllegalMove, InvalidSetup
+from api.rules.magellan.constants import EXPLORERS
 from api.rules.magellan.scoring import ScoreInput, odds, pizarro_json, score_game
 from api.rules.magellan.sheet import (
     BLANK,
     blank_sheet,
+    form_json,
     missing_entries,
     parse_sheet,
     rule_fixed_entries,
@@ -57,6 +59,20 @@ def test_mg2_missing_entries_name_what_the_sides_need_and_skip_rule_fixed_number
     assert missing_entries(parse_sheet(TEST_SHEET), {}) == []
     fixed = {f["entry"] for f in rule_fixed_entries({"vasco": "B"})}
     assert "Vasco da Gama side B field III left part: crowns" in fixed
+
+
+SIDE_CHOICES = [{}, {"cook": "B", "vasco": "B", "pizarro": "B"}, dict.fromkeys(EXPLORERS, "B")]
+
+
+@pytest.mark.parametrize("sides", SIDE_CHOICES)
+def test_mg2_the_phones_form_asks_what_the_rules_need(sides: dict[str, str]) -> None:
+    """The phone builds its sheet form from form_json (no MG-2 of its own): the entries it asks for
+    are the ones missing_entries names, in that order, and the fixed ones say which rule scores them."""
+    form = form_json()
+    asked = [e["label"] for x in EXPLORERS for e in form[x][sides.get(x, "A")] if e["fixed"] is None]
+    assert asked == missing_entries(BLANK, sides)
+    fixed = {e["label"] for x in EXPLORERS for e in form[x][sides.get(x, "A")] if e["fixed"]}
+    assert fixed == {f["entry"] for f in rule_fixed_entries(sides)}
 
 
 def test_mg10_scoring_refuses_an_incomplete_sheet() -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.rules.errors import counted, say, term
 from api.rules.errors import note as note_json
-from api.rules.errors import say
 from api.rules.magellan.auction import must_keep, starter
 from api.rules.magellan.cards import composition, unplaced_cards
 from api.rules.magellan.constants import (
@@ -88,9 +88,12 @@ def _auction(b: _Builder) -> str:
         b.note(
             "who-may-bid",
             "MG-5",
-            f"Only players with a ship on {name} field {ROMAN[state.phase - 1]} may bid: "
-            + (", ".join(state.name(s) for s in card.order) or "nobody")
-            + ".",
+            say(
+                "Only players with a ship on {explorer} field {field} may bid: {names}.",
+                explorer=name,
+                field=ROMAN[state.phase - 1],
+                names=", ".join(state.name(s) for s in card.order) or term("nobody"),
+            ),
         )
     return "bid"
 
@@ -271,8 +274,10 @@ def _outcome_notes(b: _Builder) -> None:
             b.note(
                 "vasco-draw",
                 "MG-8",
-                say(
-                    "{who} draws {vasco_draws} money card(s) now.",
+                counted(
+                    won.draws,
+                    "{who} draws {vasco_draws} money card now.",
+                    "{who} draws {vasco_draws} money cards now.",
                     who=who,
                     vasco_draws=won.draws,
                 ),
@@ -281,8 +286,10 @@ def _outcome_notes(b: _Builder) -> None:
             b.note(
                 "vasco-draw",
                 "MG-8",
-                say(
-                    "{who} draws {vasco_draws} money card(s) now if the ship went left.",
+                counted(
+                    won.draws_left,
+                    "{who} draws {vasco_draws} money card now if the ship went left.",
+                    "{who} draws {vasco_draws} money cards now if the ship went left.",
                     who=who,
                     vasco_draws=won.draws_left,
                 ),
@@ -308,16 +315,22 @@ def _outcome_notes(b: _Builder) -> None:
         ended = 3
     if ended and len(state.incomes) >= ended:
         income = state.incomes[ended - 1]
-        parts = [
-            f"{state.name(s)} {n if n is not None else '? (bags not on the sheet)'}"
-            for s, n in enumerate(income)
-        ]
+        draws = ", ".join(f"{state.name(s)} {'?' if n is None else n}" for s, n in enumerate(income))
         b.note(
             "income",
             "MG-9",
-            f"End of phase {ROMAN[ended]}: open Cook hands go back into the hands; "
-            + ("the discard pile is shuffled into the draw stack; " if ended < 3 else "")
-            + f"money cards to draw: {', '.join(parts)}.",
+            say(
+                "End of phase {phase}: open Cook hands go back into the hands; the discard pile is "
+                "shuffled into the draw stack; money cards to draw: {list}.",
+                phase=ROMAN[ended],
+                list=draws,
+            )
+            if ended < 3
+            else say(
+                "End of phase {phase}: open Cook hands go back into the hands; money cards to draw: {list}.",
+                phase=ROMAN[ended],
+                list=draws,
+            ),
         )
         for seat, player in enumerate(state.players):
             swaps = state.swaps_earned(seat, ended)
@@ -325,7 +338,9 @@ def _outcome_notes(b: _Builder) -> None:
                 b.note(
                     "marco-polo-swaps",
                     "MG-8",
-                    say(
+                    counted(
+                        swaps,
+                        "{name} may swap up to {value} hand card one by one (Marco Polo).",
                         "{name} may swap up to {value} hand cards one by one (Marco Polo).",
                         name=player.name,
                         value=swaps,

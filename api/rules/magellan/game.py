@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.rules.magellan import actions, cards, endgame, engine, serial, setup, views
+from api.rules.magellan import actions, cards, endgame, engine, serial, setup, sheet, views
 from api.rules.magellan.powers import powers_table
 from api.rules.magellan.state import MagellanState
 
@@ -80,6 +80,11 @@ class MagellanGame:
     def rule_tables(self) -> JSON:
         """MG-8: what winning each explorer card does, by side and field."""
         return {"powers": powers_table()}
+
+    def phone_tables(self) -> JSON:
+        """Rules as data the phone's screens read before any table exists (api/http/static_build.py
+        writes them to /referee/<game>.json): the board sheet's entries (MG-2)."""
+        return {"sheet": sheet.form_json()}
 
     def chance_seed(self, state: MagellanState) -> int | None:
         return state.seed

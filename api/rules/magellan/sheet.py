@@ -192,6 +192,26 @@ def missing_entries(
     return [label(slot) for slot in wanted if sheet.values[_INDEX[slot]] is None]
 
 
+def form_json() -> dict[str, Any]:
+    """Every entry of each explorer's side in the form's order, as the phone builds its sheet form
+    and board from: field, part, bags or crowns, the label `missing_entries` names it by, and where a
+    rule fixes the crowns the kind of crowns it scores instead (the `powers` name). The phone reads
+    this instead of knowing MG-2 itself."""
+    form: dict[str, Any] = {}
+    for explorer, side, field, part, what in SLOTS:
+        fixed = what == "crowns" and crowns_fixed_by_rule(explorer, side, field, part) is not None
+        form.setdefault(explorer, {}).setdefault(side, []).append(
+            {
+                "field": field,
+                "part": part,
+                "what": what,
+                "label": label((explorer, side, field, part, what)),
+                "fixed": POWERS[explorer, side, field].crowns if fixed else None,
+            }
+        )
+    return form
+
+
 def rule_fixed_entries(sides: Mapping[str, str]) -> list[dict[str, str]]:
     """The crowns entries a rule fixes for these sides, with the reason (shown beside the form)."""
     chosen = side_map(sides)

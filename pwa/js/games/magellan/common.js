@@ -115,25 +115,48 @@ export function who(state, seat) {
   return h("span", { class: "mg-who" }, seatDot(state, seat), h("span", {}, playerName(state, seat)));
 }
 
-// ---------- board sheet slots (MG-2; mirrors api/rules/magellan/sheet.py) ----------
+// ---------- board sheet slots (MG-2) ----------
 
-/** @type {Record<Explorer, string>} */
-const EXPLORER_EN = {
-  columbus: "Columbus",
-  pizarro: "Pizarro",
-  magellan: "Magellan",
-  marco_polo: "Marco Polo",
-  vasco: "Vasco da Gama",
-  cook: "Cook",
-};
+/** A URL through the page's import map (its content-hashed name, api/phone/static_build.py).
+ * @param {string} url
+ * @returns {string}
+ */
+const asset = (url) => (import.meta.resolve ? import.meta.resolve(url) : new URL(url, import.meta.url).href);
 
 /**
+ * @typedef {{field: number, part: "left" | "right" | null, what: "bags" | "crowns", label: string, fixed: string | null}} FormEntry
+ */
+
+/**
+ * The board sheet's entries as the rules write them (api/rules/magellan/sheet.py form_json, built
+ * into /referee/magellan.json and precached): the phone keeps no copy of MG-2.
+ * @type {Record<string, Record<string, FormEntry[]>>}
+ */
+const FORM = await fetch(asset("/referee/magellan.json")).then((answer) => {
+  if (!answer.ok) throw new Error(`magellan rules: HTTP ${answer.status}`);
+  return answer.json().then((tables) => tables.sheet);
+});
+/**
+ * The rules' kind of crowns where a rule fixes them → the name the phone's texts use.
+ * @type {Record<string, "magellan" | "vasco_left" | "pizarro_draw">}
+ */
+const FIXED_TEXT = { "slid-cards": "magellan", "right-part": "vasco_left", "pizarro-draw": "pizarro_draw" };
+
+/**
+ * @param {string} explorer
+ * @param {string} side
+ * @returns {FormEntry[]}
+ */
+const entries = (explorer, side) => FORM[explorer]?.[side] || [];
+
+/**
+ * The parts of a field on this side (["left", "right"] or [null]).
  * @param {string} explorer
  * @param {string} side
  * @returns {("left" | "right" | null)[]}
  */
 export function partsOf(explorer, side) {
-  return explorer === "vasco" && side === "B" ? ["left", "right"] : [null];
+  return [...new Set(entries(explorer, side).map((entry) => entry.part))];
 }
 
 /**
@@ -145,10 +168,11 @@ export function partsOf(explorer, side) {
  * @returns {"magellan" | "vasco_left" | "pizarro_draw" | null}
  */
 export function crownsFixed(explorer, side, field, part) {
-  if (explorer === "magellan") return "magellan";
-  if (explorer === "vasco" && side === "B" && part === "left") return "vasco_left";
-  if (explorer === "pizarro" && side === "B" && field === 3) return "pizarro_draw";
-  return null;
+  const entry = entries(explorer, side).find((e) => e.field === field && e.part === (part ?? null) && e.what === "crowns");
+  if (!entry?.fixed) return null;
+  const text = FIXED_TEXT[entry.fixed];
+  if (!text) throw new Error(`magellan rules: unknown fixed crowns ${entry.fixed}`);
+  return text;
 }
 
 /**
@@ -157,20 +181,12 @@ export function crownsFixed(explorer, side, field, part) {
  * @returns {Slot[]}
  */
 export function neededSlots(sides) {
-  /** @type {Slot[]} */
-  const slots = [];
-  for (const explorer of EXPLORERS) {
+  return EXPLORERS.flatMap((explorer) => {
     const side = /** @type {"A" | "B"} */ (sides[explorer] || "A");
-    for (const field of [1, 2, 3]) {
-      for (const part of partsOf(explorer, side)) {
-        for (const what of /** @type {const} */ (["bags", "crowns"])) {
-          if (what === "crowns" && crownsFixed(explorer, side, field, part)) continue;
-          slots.push({ explorer, side, field, part, what });
-        }
-      }
-    }
-  }
-  return slots;
+    return entries(explorer, side)
+      .filter((entry) => !entry.fixed)
+      .map(({ field, part, what }) => ({ explorer, side, field, part, what }));
+  });
 }
 
 /**
@@ -179,7 +195,8 @@ export function neededSlots(sides) {
  * @returns {string}
  */
 export function slotLabel({ explorer, side, field, part, what }) {
-  return `${EXPLORER_EN[explorer]} side ${side} field ${ROMAN[field]}${part ? ` ${part} part` : ""}: ${what}`;
+  const entry = entries(explorer, side).find((e) => e.field === field && e.part === (part ?? null) && e.what === what);
+  return entry?.label ?? `${explorer} ${side} ${field} ${part ?? ""} ${what}`;
 }
 
 /**

@@ -4,7 +4,7 @@
 // Columbus veto, payment, Vasco part, draws, Magellan slide, Cook pull, Marco Polo swaps, the
 // board-sheet block, final hands and the Pizarro draw.
 import { h, present } from "../../dom.js";
-import { t, list } from "../../i18n.js";
+import { t, noteText } from "../../i18n.js";
 import { barHead, bigButton, notesList, prompt, viewOnlyHint } from "../../ui/action-bar.js";
 import { panel } from "../../ui/panel.js";
 import { shareSeatLink } from "../../ui/share.js";
@@ -126,62 +126,6 @@ function bidders(state) {
 
 // ---------- notes ----------
 
-/**
- * @param {MagellanView} state
- * @returns {Schemas["MagellanSale"] | null}
- */
-function lastSold(state) {
-  const last = state.history[state.history.length - 1];
-  return last && last.outcome === "sold" ? last : null;
-}
-
-/**
- * @param {MagellanTable} table
- * @param {Schemas["Note"]} note
- * @param {number} index
- * @param {number} sameCode
- * @returns {string}
- */
-function noteText(table, note, index, sameCode) {
-  const state = table.state;
-  const card = state.card;
-  const last = lastSold(state);
-  switch (note.code) {
-    case "who-may-bid":
-      return card ? t("magellan.note.who_may_bid", { explorer: explorerName(card.explorer), field: ROMAN[state.phase - 1], names: card.order.length ? list(card.order.map((s) => playerName(state, s))) : t("magellan.nobody") }) : note.text;
-    case "cannot-afford": {
-      const a = actionsOf(table).pass?.[0];
-      return card && a ? t("magellan.note.cannot_afford", { name: playerName(state, a.seat), min: card.high_bid + 1, explorer: explorerName(card.explorer) }) : note.text;
-    }
-    case "vasco-draw":
-      return last ? t(sideOf(state, "vasco") === "B" ? "magellan.note.vasco_draw_b" : "magellan.note.vasco_draw", { name: playerName(state, present(last.seat, "the buyer")), count: last.phase }) : note.text;
-    case "cook-open":
-      return last ? t("magellan.note.cook_open", { name: playerName(state, present(last.seat, "the buyer")) }) : note.text;
-    case "cook-pull": // the referee names who pulls (MG-8): nothing to work out here
-      return note.params?.puller ? t("magellan.note.cook_pull", { name: note.params.who, puller: note.params.puller }) : note.text;
-    case "income": {
-      const ended = state.stage === "scoring" ? 3 : state.phase - 1;
-      const income = state.incomes?.[ended - 1]?.cards;
-      if (!income) return note.text;
-      const items = income.map((n, s) => `${playerName(state, s)} ${n === null ? "?" : n}`).join(", ");
-      return t(ended < 3 ? "magellan.note.income" : "magellan.note.income_last", { phase: ROMAN[ended], list: items });
-    }
-    case "marco-polo-swaps": {
-      const ended = state.stage === "scoring" ? 3 : state.phase - 1;
-      const holders = state.players.filter((p) => p.ships.some((s) => s.explorer === "marco_polo" && s.field === ended));
-      // Marco Polo ships have moved on since; fall back to the API's words when the count differs.
-      if (holders.length !== sameCode) return note.text;
-      const p = holders[index];
-      const ships = p.ships.filter((s) => s.explorer === "marco_polo" && s.field === ended).length;
-      return t("magellan.note.marco_polo", { name: p.name, count: 3 * ships });
-    }
-    case "stack-empty":
-      return t("magellan.note.stack_empty");
-    default:
-      return note.text || note.code;
-  }
-}
-
 const SHOWN_ELSEWHERE = new Set(["game-over"]);
 // Notes about the decision in the bar; the rest are reminders of what happens at the table now.
 const DECISION_NOTES = new Set(["who-may-bid", "cannot-afford", "stack-empty"]);
@@ -198,18 +142,9 @@ export function notes(table, where = "bar") {
   const items = (table.legal_actions.notes || []).filter(
     (n) => !SHOWN_ELSEWHERE.has(n.code) && !(n.code === "income" && step === "pizarro") && DECISION_NOTES.has(n.code) === (where === "bar"),
   );
-  /** @type {Record<string, number>} */
-  const counts = {};
-  /** @type {Record<string, number>} */
-  const seen = {};
-  for (const n of items) counts[n.code] = (counts[n.code] || 0) + 1;
   const ul = notesList(items, {
     testid: where === "bar" ? "notes" : "mg-reminders",
-    text: (n) => {
-      const i = seen[n.code] || 0; // the how-manieth note of its kind
-      seen[n.code] = i + 1;
-      return noteText(table, n, i, counts[n.code]);
-    },
+    text: (n) => noteText(n),
     why: (n) => whyLink(present(n.rule, "a note's rule"), `why-note-${n.code}`),
   });
   if (!ul || where === "bar") return ul;

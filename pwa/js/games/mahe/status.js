@@ -1,6 +1,6 @@
 // Whose turn, who decides and why, referee notes with "why?" links, the last move in words.
 import { h, present } from "../../dom.js";
-import { t, list, codeText } from "../../i18n.js";
+import { t, list, codeText, noteText } from "../../i18n.js";
 import { notesList } from "../../ui/action-bar.js";
 import { decisionAnchor, rulesLink } from "../../ui/why.js";
 import { colourName, ownerSeat, playerName, HEX } from "./colours.js";
@@ -93,27 +93,14 @@ export function deciderInfo(table) {
 // Notes the screen already says in its own words (prompt, decider line, end screen).
 const SHOWN_ELSEWHERE = new Set(["reveal-card", "first-die-always", "decider-on-top", "game-over"]);
 
-/** @param {MaheTable} table */
-function noteParams(table) {
-  const { state, legal_actions: legal } = table;
-  const seat = state.turn?.seat ?? 0;
-  const turtle = legal.turtle || state.turn?.turtle;
-  return {
-    name: state.players[seat]?.name ?? "",
-    turtle: turtle ? colourName(turtle) : "",
-    decider: legal.decider?.name ?? "",
-  };
-}
-
 /**
  * Referee notes (e.g. sum-seven-must-stop) with a "why?" link to the rule's Decision.
  * @param {MaheTable} table
  */
 export function notes(table) {
   const items = (table.legal_actions.notes || []).filter((n) => !SHOWN_ELSEWHERE.has(n.code));
-  const params = noteParams(table);
   return notesList(items, {
-    text: (n) => codeText(`note.${n.code}`, params, n.text || n.code),
+    text: (n) => noteText(n),
     why: (n) => whyLink(ruleAnchor(present(n.rule, "a note's rule")), `why-${n.rule}`),
   });
 }

@@ -2,7 +2,7 @@
 // the ways a round ends — someone went out (hand or typed-in points), a drawn round, end of game —
 // with the "who went out?" and "where did the last card come from?" steps.
 import { h, present } from "../../dom.js";
-import { t, codeText } from "../../i18n.js";
+import { t, noteText } from "../../i18n.js";
 import { barHead, bigButton, notesList, promptRow, viewOnlyHint } from "../../ui/action-bar.js";
 import { whyLink, playerName } from "./rules.js";
 import { premiumsAndPoints } from "./breakdown.js";
@@ -58,12 +58,9 @@ const SHOWN_ELSEWHERE = new Set(["deal-passes", "game-over", "discarder-pays-dou
  * @returns {HTMLElement | null}
  */
 function notes(table) {
-  const { state } = table;
   const items = (table.legal_actions?.notes || []).filter((n) => !SHOWN_ELSEWHERE.has(n.code));
-  const broke = state.players.filter((p) => p.score === 0).map((p) => p.name);
-  const params = { dealer: playerName(state, state.dealer), names: broke.join(", "), target: state.target || 500 };
   return notesList(items, {
-    text: (n) => codeText(`mhing.note.${n.code}`, params, n.text || n.code),
+    text: (n) => noteText(n),
     why: (n) => whyLink(present(n.rule, "a note's rule"), `why-note-${n.code}`),
   });
 }
