@@ -7,7 +7,7 @@ general rules (GEN-…) from `pwa/rules/src/general.<lang>.html` (their line in 
 source says `<!-- general rules: contents -->`), and Magellan's MG-8 grid from the referee's powers
 table (devtools.rules_powers).
 
-The pages are built, not kept: api/http/static_build.py serves what `built()` returns (so the tree
+The pages are built, not kept: api/phone/static_build.py serves what `built()` returns (so the tree
 holds each sentence once), the tests read them through `text()`, and
 `python -m devtools.rules_pages [folder]` writes them out to look at (default var/rules).
 """

@@ -82,7 +82,7 @@ class MagellanGame:
         return {"powers": powers_table()}
 
     def phone_tables(self) -> JSON:
-        """Rules as data the phone's screens read before any table exists (api/http/static_build.py
+        """Rules as data the phone's screens read before any table exists (api/phone/static_build.py
         writes them to /referee/<game>.json): the board sheet's entries (MG-2)."""
         return {"sheet": sheet.form_json()}
 
