@@ -14,7 +14,7 @@ from typing import Any, get_args
 
 from marshmallow import RAISE, Schema, fields, validate
 
-from api.http.mhing import ScoreResultSchema
+from api.games.mhing.endpoints import ScoreResultSchema
 from api.http.problem_codes import catalog
 from api.rules.magellan.constants import EXPLORERS, PARTS, SIDES
 from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from api.http.magellan import SCORE_EXAMPLE
+from api.games.magellan.endpoints import SCORE_EXAMPLE
 from api.rules.magellan.sheet import blank_sheet
 from tests.api.table_client import TableDriver
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from api.http.mahe import EXAMPLE
+from api.games.mahe.endpoints import EXAMPLE
 
 
 def empty_track() -> list[list[str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
-from api.http.mhing import CLAIMS_EXAMPLE, SCORE_EXAMPLE, WAITS_EXAMPLE
+from api.games.mhing.endpoints import CLAIMS_EXAMPLE, SCORE_EXAMPLE, WAITS_EXAMPLE
 from api.http.openapi_doc import render_openapi
 from tests.openapi_document import load_yaml
 
