@@ -11,9 +11,10 @@ from flask_smorest import Api
 
 from api.config import MAX_BODY_BYTES, database_url_from_env
 from api.db.engine import make_engine
+from api.games import servers
 from api.groups.history import FactsCache
 from api.groups.store import GroupStore
-from api.http import evening, games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
+from api.http import evening, games, groups, health, records, sheets, stream, tables
 from api.http.compression import install_compression
 from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
 from api.http.conventions import apply_conventions
@@ -168,9 +169,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         tables.blp,
         stream.blp,
         records.blp,
-        mahe.blp,
-        magellan.blp,
-        mhing.blp,
+        *(g.blueprint for g in servers().values() if g.blueprint is not None),  # /api/<game>/…
         sheets.blp,
         groups.blp,
         evening.blp,
@@ -181,7 +180,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     # The options of any game's table (a group remembers them per game).
     api.spec.components.schema(
         "TableOptions",
-        {"oneOf": [{"$ref": f"#/components/schemas/{g}Options"} for g in ("Mahe", "Magellan", "Mhing")]},
+        {"oneOf": [{"$ref": f"#/components/schemas/{g.docs.options.__name__}"} for g in servers().values()]},
     )
     register_vocabulary(api.spec)
     register_views(api.spec)

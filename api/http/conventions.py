@@ -12,6 +12,7 @@ from typing import Any
 
 from apispec import APISpec
 
+from api.games import servers
 from api.http.conditional import ETAGGED, IF_NONE_MATCH
 from api.http.integers import bound_integers
 from api.http.limits import COUNTED, LIMITED_OPERATIONS, quota_sentence
@@ -28,15 +29,6 @@ OPERATION_IDS = {
     ("/api/health/ready", "get"): "getReadiness",
     ("/api/games", "get"): "listGames",
     ("/api/verify", "post"): "verifyRecord",
-    ("/api/mahe/move", "post"): "resolveMaheMove",
-    ("/api/magellan/score", "post"): "scoreMagellanPosition",
-    ("/api/magellan/pizarro/odds", "post"): "pizarroOdds",
-    ("/api/magellan/board-sheet/check", "post"): "checkBoardSheet",
-    ("/api/mhing/score", "post"): "scoreMhingHand",
-    ("/api/mhing/waits", "post"): "listMhingWaits",
-    ("/api/mhing/points", "get"): "getMhingPoints",
-    ("/api/mhing/points", "post"): "postMhingPoints",
-    ("/api/mhing/claims", "post"): "resolveMhingClaims",
     ("/api/sheets/template", "get"): "getSheetTemplate",
 }
 
@@ -97,10 +89,6 @@ PER_OPERATION = {
     "board sheet lacks or differs in the published numbers; `entries` names them",
     ("/api/sheets/library/{publication_id}/confirm", "post", 422): "`wrong-game`: the table plays "
     "another game; or `invalid-request`",
-    ("/api/magellan/score", "post", 422): "An impossible position, `board-sheet-incomplete` (MG-2) or "
-    "`invalid-request`",
-    ("/api/mhing/score", "post", 422): "An unknown card, an impossible count (MH-1), a bad group, or "
-    "`invalid-request`",
 }
 ETAG = {
     "description": "A weak tag of this answer: send it as `If-None-Match` to get 304 while it is unchanged",
@@ -153,7 +141,8 @@ ACCEPT_LANGUAGE = {
 
 
 def _problem_response(path: str, method: str, status: int, example: dict[str, Any]) -> dict[str, Any]:
-    description = PER_OPERATION.get((path, method, status), STATUS_TEXT[status])
+    per_game = (text for g in servers().values() if (text := g.problem_texts.get((path, method, status))))
+    description = PER_OPERATION.get((path, method, status)) or next(per_game, STATUS_TEXT[status])
     headers: dict[str, Any] = {"Content-Language": CONTENT_LANGUAGE}
     kinds = LIMITED.get((path, method), ())
     if status == 429:
@@ -272,11 +261,15 @@ def apply_conventions(spec: APISpec) -> None:
         "editToken",
         {"type": "http", "scheme": "bearer", "description": "A board sheet's edit token from its creation"},
     )
+    # Each game's own operations (api.games.server.GameServer) beside the platform's.
+    operation_ids = dict(OPERATION_IDS)
+    for game in servers().values():
+        operation_ids.update(game.operation_ids)
     for path, item in paths.items():
         for method, operation in item.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
-            operation.setdefault("operationId", OPERATION_IDS.get((path, method)))
+            operation.setdefault("operationId", operation_ids.get((path, method)))
             responses = operation["responses"]
             responses.pop("default", None)
             statuses = {int(code) for code in responses if code.isdigit() and int(code) >= 400}

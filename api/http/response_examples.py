@@ -10,11 +10,11 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from api.http import examples
 from api.games.magellan.endpoints import SCORE_EXAMPLE, example_sheet
 from api.games.mahe.endpoints import EXAMPLE as MOVE_EXAMPLE
 from api.games.mhing.endpoints import CLAIMS_EXAMPLE, WAITS_EXAMPLE
 from api.games.mhing.endpoints import SCORE_EXAMPLE as HAND_EXAMPLE
+from api.http import examples
 from api.rules.magellan.scoring import odds
 from api.rules.magellan.sheet import missing_entries, parse_sheet, rule_fixed_entries, sheet_json, side_map
 from api.rules.magellan.stateless import score_position, stack_counts

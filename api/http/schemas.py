@@ -7,7 +7,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from api.http.problem_codes import catalog
 from api.http.strict import FreeText
 from api.rules.common.seeds import LEGACY_MAX_SEED, MAX_SAFE_INTEGER, SEED_DIGITS, read_seed
-from api.rules.registry import GAMES
+from api.rules.registry import GAMES, MANIFESTS
 
 MAX_SEED = MAX_SAFE_INTEGER  # new seeds, and seeds a creator chooses (api.rules.common.seeds)
 # A seed as the API shows it: the number, or (a table from before seeds stayed below 2^53) its digits.
@@ -37,9 +37,9 @@ class ShownSeed(fields.Field):
             raise ValidationError("A seed above 9007199254740991 is written as a string of its digits.")
         return value
 # Typed in the document by name (api.http.view_schemas; markers resolved by api.http.vocabulary).
-OPTIONS_REQUESTS = ["MaheOptionsRequest", "MagellanOptionsRequest", "MhingOptionsRequest"]
-OPTIONS = ["MaheOptions", "MagellanOptions", "MhingOptions"]
-RESULTS = ["MaheResult", "MagellanResult", "MhingResult"]
+OPTIONS_REQUESTS = [f"{m.schema_prefix}OptionsRequest" for m in MANIFESTS.values()]
+OPTIONS = [f"{m.schema_prefix}Options" for m in MANIFESTS.values()]
+RESULTS = [f"{m.schema_prefix}Result" for m in MANIFESTS.values()]
 
 
 DIGITS = r"^(0|[1-9][0-9]{0,18})$"
@@ -202,7 +202,7 @@ class PrivateViewSchema(Schema):
         required=True,
         metadata={
             "description": "What only this seat may see (Magellan ledger: the own hand); null if nothing",
-            "x-one-of": ["MahePrivateView", "MagellanPrivateView"],
+            "x-private-views": True,
         },
     )
 
