@@ -24,7 +24,8 @@ from pathlib import Path
 from api.rules.registry import GAME_FOLDERS, MANIFESTS
 
 ROOT = Path(__file__).resolve().parents[1]
-SCANNED = (("api", "*.py"), ("pwa/js", "*.js"))
+# The product code: the server, and the phone app (its modules, its entry point and service worker).
+SCANNED = (("api", "**/*.py"), ("pwa/js", "**/*.js"), ("pwa", "*.js"))
 # The one list of games per runtime (the server's and the phone's registry): justified exceptions.
 ALLOWED = ("api/rules/registry.py", "pwa/js/games/registry.js")
 
@@ -35,7 +36,10 @@ def _plain(text: str) -> str:
 
 WORDS = sorted({_plain(w) for m in MANIFESTS.values() for w in (m.id, m.title, m.schema_prefix)})
 # A game's word inside an identifier or path: `mahe`, `MAHE_EVENTS`, `MaheView`, `games/mahe/`.
-NAMING = re.compile(r"(?<![a-z])(" + "|".join(WORDS) + r")(?![a-z])|(" + "|".join(w.capitalize() for w in WORDS) + ")")
+NAMING = re.compile(
+    r"(?<![a-z])(" + "|".join(WORDS) + r")(?![a-z])|(" + "|".join(w.capitalize() for w in WORDS) + ")"
+)
+ROOMS = ("api/rules", "api/games", "pwa/js/games")  # where each game has its folder
 
 
 def _names(text: str) -> bool:
@@ -43,9 +47,7 @@ def _names(text: str) -> bool:
 
 
 def in_game_folder(path: str) -> bool:
-    return any(
-        path.startswith(f"{room}/{game}/") for game in GAME_FOLDERS for room in ("api/rules", "api/games", "pwa/js/games")
-    )
+    return any(path.startswith(f"{room}/{game}/") for game in GAME_FOLDERS for room in ROOMS)
 
 
 def python_hits(source: str) -> list[tuple[int, str]]:
@@ -58,11 +60,13 @@ def python_hits(source: str) -> list[tuple[int, str]]:
                 docstrings.add(first.lineno)
     hits = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.NAME or (
-            token.type == tokenize.STRING and token.start[0] not in docstrings and not re.search(r"\s", token.string)
-        ):
-            if _names(token.string):
-                hits.append((token.start[0], token.string))
+        code = token.type == tokenize.NAME or (
+            token.type == tokenize.STRING
+            and token.start[0] not in docstrings
+            and not re.search(r"\s", token.string)
+        )
+        if code and _names(token.string):
+            hits.append((token.start[0], token.string))
     return hits
 
 
@@ -120,7 +124,7 @@ def offenders(root: Path = ROOT) -> dict[str, list[tuple[int, str]]]:
     """Each product file outside the game folders that names a game, with its hits."""
     found = {}
     for folder, pattern in SCANNED:
-        for path in sorted((root / folder).rglob(pattern)):
+        for path in sorted((root / folder).glob(pattern)):
             name = path.relative_to(root).as_posix()
             if in_game_folder(name):
                 continue
@@ -137,7 +141,8 @@ def main() -> None:
         shown = ", ".join(f"{line}:{token}" for line, token in hits[:6])
         print(f"{name} ({len(hits)}): {shown}{' …' if len(hits) > 6 else ''}")
     others = [name for name in found if name not in ALLOWED]
-    print(f"files outside game folders naming a game: {len(found)} ({len(others)} besides {', '.join(ALLOWED)})")
+    besides = ", ".join(ALLOWED)
+    print(f"files outside game folders naming a game: {len(found)} ({len(others)} besides {besides})")
     sys.exit(0)
 
 

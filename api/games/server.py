@@ -13,6 +13,7 @@ from marshmallow import Schema, fields
 
 from api.rules.common.events import Field
 from api.rules.manifest import Manifest
+from api.sheets.kinds import SheetKind
 
 JSON = dict[str, Any]
 
@@ -94,3 +95,4 @@ class GameServer:
     examples: Callable[[], JSON] | None = None  # an answer per own operation id, for the document
     passed_on: frozenset[tuple[str, str]] = frozenset()  # api.http.problem_codes.PASSED_ON
     statistics: GameStatistics | None = None
+    sheet_kind: SheetKind | None = None  # board sheets of the game's printed numbers (Magellan MG-2)

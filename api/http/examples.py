@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-CREATE_MAHE = {
+CREATE_TABLE = {
     "game": "mahe",
     "players": [
         {"name": "Eva", "colours": ["red", "yellow"]},

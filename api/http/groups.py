@@ -39,7 +39,7 @@ from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
 from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
 from api.http.strict import CREATION_KEY_RULES, MIN_CREATION_KEY, FreeText, creation_key
-from api.rules.registry import GAMES
+from api.rules.registry import GAMES, MANIFESTS
 from api.tables.changes import ChangeFeed
 from api.tables.record import build_record, spreadsheet_safe
 
@@ -714,7 +714,7 @@ class GroupTables(MethodView):
 
 
 BGSTATS_EXAMPLE = {
-    "games": [{"id": 1, "name": "Mahé"}],
+    "games": [{"id": 1, "name": next(iter(MANIFESTS.values())).title}],  # the first game's title
     "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Ben"}],
     "plays": [
         {

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.http.magellan import SCORE_EXAMPLE
+from api.games.magellan.endpoints import SCORE_EXAMPLE
 from tests.api.table_client import four_players
 
 FORMAT_CHARACTERS = ["\u202e", "\u200b", "\u200d", "\u2066", "\ufeff", "\u00ad", "\U000e0041"]

@@ -24,7 +24,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.http.magellan import SCORE_EXAMPLE
+from api.games.magellan.endpoints import SCORE_EXAMPLE
 from api.http.strict import TEXT_PATTERN, TEXT_REGEX, TEXT_RULE
 from api.rules.common import text
 from tests.api.table_client import four_players

@@ -3,7 +3,7 @@ view schemas and board sheet, what a group counts of it."""
 
 from __future__ import annotations
 
-from api.games.magellan import endpoints, statistics
+from api.games.magellan import endpoints, sheets, statistics
 from api.games.magellan import view_schemas as views
 from api.games.server import EventKind, GameDocs, GameServer
 from api.rules.magellan.game import SECRET_EVENT_FIELDS
@@ -57,4 +57,5 @@ SERVER = GameServer(
         }
     ),
     statistics=statistics.STATISTICS,
+    sheet_kind=sheets.SHEET_KIND,
 )
