@@ -15,9 +15,10 @@ from api.contract.links import add_links
 from api.contract.spec_style import install_spec_style
 from api.contract.vocabulary import register_views, register_vocabulary
 from api.db.engine import make_engine
+from api.games import servers
 from api.groups.history import FactsCache
 from api.groups.store import GroupStore
-from api.http import evening, games, groups, health, magellan, mahe, mhing, records, sheets, stream, tables
+from api.http import evening, games, groups, health, records, sheets, stream, tables
 from api.http.compression import install_compression
 from api.http.conditional import ETAGGED, IF_NONE_MATCH
 from api.http.context import LIBRARY_KEY, SHEETS_KEY, STORE_KEY
@@ -169,9 +170,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         tables.blp,
         stream.blp,
         records.blp,
-        mahe.blp,
-        magellan.blp,
-        mhing.blp,
+        *(g.blueprint for g in servers().values() if g.blueprint is not None),  # /api/<game>/…
         sheets.blp,
         groups.blp,
         evening.blp,
@@ -182,7 +181,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
     # The options of any game's table (a group remembers them per game).
     api.spec.components.schema(
         "TableOptions",
-        {"oneOf": [{"$ref": f"#/components/schemas/{g}Options"} for g in ("Mahe", "Magellan", "Mhing")]},
+        {"oneOf": [{"$ref": f"#/components/schemas/{g.docs.options.__name__}"} for g in servers().values()]},
     )
     register_vocabulary(api.spec)
     register_views(api.spec)

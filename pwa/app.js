@@ -12,7 +12,7 @@ import { startReferee } from "./js/referee/client.js";
 import { initOfflineReady } from "./js/ui/offline-ready.js";
 import { flushPendingGroups } from "./js/groups/filing.js";
 import { onConnectivity } from "./js/api.js";
-import { hasPowers, refreshPowers } from "./js/games/magellan/powers.js";
+import { GAMES } from "./js/games/registry.js";
 
 /**
  * Keyboard players keep their place: a table redraws its controls after every entry, which would
@@ -38,10 +38,12 @@ function keepFocusAcrossRedraws() {
 
 async function main() {
   keepFocusAcrossRedraws();
-  // A phone that never saw Magellan's powers table fetches it before the first screen (it is
-  // online then: it just loaded the app); later starts refresh it in the background.
-  const knewPowers = hasPowers();
-  await Promise.all([initI18n(), knewPowers ? null : refreshPowers()]);
+  // What a game needs before the first screen (its manifest's `start`: Magellan's powers table) is
+  // fetched then by a phone that never saw it (it is online: it just loaded the app); later starts
+  // refresh it in the background.
+  const starts = GAMES.flatMap((g) => (g.start ? [g.start] : []));
+  const known = starts.filter((s) => s.ready());
+  await Promise.all([initI18n(), ...starts.filter((s) => !known.includes(s)).map((s) => s.refresh())]);
   initHeader();
   addRoute(/^\/$/, mountHome);
   addRoute(/^\/new\/(?<game>[\w-]+)$/, mountSetup);
@@ -51,7 +53,7 @@ async function main() {
   addRoute(/^\/g\/(?<id>[^/]+)\/p\/(?<player>[^/]+)$/, mountPlayer);
   onLanguageChange(() => render());
   await startRouter(document.getElementById("view"));
-  if (knewPowers) refreshPowers(); // after a release: a Magellan screen redraws on POWERS_CHANGED
+  known.forEach((s) => s.refresh()); // after a release: a screen redraws when its data changed
   // Groups started offline are created on the server as soon as it answers (their tables follow).
   const createGroups = () => flushPendingGroups().catch(() => undefined);
   createGroups();

@@ -18,6 +18,7 @@ from api.contract.integers import bound_integers
 from api.contract.openapi31 import speak_openapi_31
 from api.contract.problem_codes import rule_refusals_markdown, setup_refusals_markdown
 from api.contract.response_examples import PARAMETER_EXAMPLES, response_examples
+from api.games import servers
 from api.i18n import available
 
 PROBLEM = "application/problem+json"
@@ -28,15 +29,6 @@ OPERATION_IDS = {
     ("/api/health/ready", "get"): "getReadiness",
     ("/api/games", "get"): "listGames",
     ("/api/verify", "post"): "verifyRecord",
-    ("/api/mahe/move", "post"): "resolveMaheMove",
-    ("/api/magellan/score", "post"): "scoreMagellanPosition",
-    ("/api/magellan/pizarro/odds", "post"): "pizarroOdds",
-    ("/api/magellan/board-sheet/check", "post"): "checkBoardSheet",
-    ("/api/mhing/score", "post"): "scoreMhingHand",
-    ("/api/mhing/waits", "post"): "listMhingWaits",
-    ("/api/mhing/points", "get"): "getMhingPoints",
-    ("/api/mhing/points", "post"): "postMhingPoints",
-    ("/api/mhing/claims", "post"): "resolveMhingClaims",
     ("/api/sheets/template", "get"): "getSheetTemplate",
 }
 
@@ -97,10 +89,6 @@ PER_OPERATION = {
     "board sheet lacks or differs in the published numbers; `entries` names them",
     ("/api/sheets/library/{publication_id}/confirm", "post", 422): "`wrong-game`: the table plays "
     "another game; or `invalid-request`",
-    ("/api/magellan/score", "post", 422): "An impossible position, `board-sheet-incomplete` (MG-2) or "
-    "`invalid-request`",
-    ("/api/mhing/score", "post", 422): "An unknown card, an impossible count (MH-1), a bad group, or "
-    "`invalid-request`",
 }
 ETAG = {
     "description": "A weak tag of this answer: send it as `If-None-Match` to get 304 while it is unchanged",
@@ -168,7 +156,8 @@ class Handling:
 def _problem_response(
     path: str, method: str, status: int, example: dict[str, Any], handling: Handling
 ) -> dict[str, Any]:
-    description = PER_OPERATION.get((path, method, status), STATUS_TEXT[status])
+    per_game = (text for g in servers().values() if (text := g.problem_texts.get((path, method, status))))
+    description = PER_OPERATION.get((path, method, status)) or next(per_game, STATUS_TEXT[status])
     headers: dict[str, Any] = {"Content-Language": CONTENT_LANGUAGE}
     kinds = handling.limited.get((path, method), ())
     if status == 429:
@@ -288,11 +277,15 @@ def apply_conventions(spec: APISpec, handling: Handling) -> None:
         "editToken",
         {"type": "http", "scheme": "bearer", "description": "A board sheet's edit token from its creation"},
     )
+    # Each game's own operations (api.games.server.GameServer) beside the platform's.
+    operation_ids = dict(OPERATION_IDS)
+    for game in servers().values():
+        operation_ids.update(game.operation_ids)
     for path, item in paths.items():
         for method, operation in item.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
-            operation.setdefault("operationId", OPERATION_IDS.get((path, method)))
+            operation.setdefault("operationId", operation_ids.get((path, method)))
             responses = operation["responses"]
             responses.pop("default", None)
             statuses = {int(code) for code in responses if code.isdigit() and int(code) >= 400}

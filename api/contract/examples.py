@@ -7,7 +7,7 @@ from typing import Any
 
 from api.rules.magellan.sheet import parse_sheet, sheet_json
 
-CREATE_MAHE = {
+CREATE_TABLE = {
     "game": "mahe",
     "players": [
         {"name": "Eva", "colours": ["red", "yellow"]},

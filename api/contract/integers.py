@@ -14,6 +14,7 @@ from typing import Any
 from apispec import APISpec
 
 from api.rules.common.seeds import MAX_SAFE_INTEGER
+from api.rules.registry import MANIFESTS
 
 # Properties (or items of list properties) that name a seat, by name across every schema.
 SEAT_NAMES = frozenset(
@@ -24,7 +25,7 @@ SEAT_NAMES = frozenset(
         "cards_played_by",
     }
 )  # fmt: skip
-MOST_SEATS = {"Mahe": 7, "Magellan": 6, "Mhing": 6}
+MOST_SEATS = {m.schema_prefix: m.max_players for m in MANIFESTS.values()}
 SKIP = ("example", "examples", "default", "enum", "const")
 
 

@@ -238,7 +238,7 @@ def mahe_table(version: int, can_undo: bool = True) -> dict[str, Any]:
     """The create example's Mahé table after the first `version` events of EVENTS."""
     rules = get_game("mahe")
     assert rules is not None
-    body = examples.CREATE_MAHE
+    body = examples.CREATE_TABLE
     options = rules.normalize_options(body["options"])
     states = [rules.new_game(body["players"], options, 8412)]
     for event in EVENTS[:version]:
@@ -403,7 +403,7 @@ def response_examples() -> dict[str, Any]:
         "appendEvent": {"seq": 4, "replayed": False, "table": table4},
         "previewEvent": {"table": table4},
         "getSeatView": {"seat": 0, "view": rules.private_view(
-            rules.new_game(examples.CREATE_MAHE["players"], rules.normalize_options({}), 8412), 0)},
+            rules.new_game(examples.CREATE_TABLE["players"], rules.normalize_options({}), 8412), 0)},
         "exportRecord": examples.RECORD,
         "exportBgStats": {
             "url": "bgstats://app.bgstatsapp.com/createPlay.html?data=%7B…%7D",

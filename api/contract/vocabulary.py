@@ -1,8 +1,9 @@
 """Each game's vocabulary in the OpenAPI document: every event type as its own schema, grouped per
 game (`oneOf` with a `type` discriminator), with an example each.
 
-The schemas are built from the games' own declarations (`EVENT_FIELDS` in api/rules/<game>/events.py,
-the same table the referee checks every event against), so the document cannot drift from what the
+The schemas are built from the games' own declarations (`events` of each game's manifest, the same
+table the referee checks every event against; a kind of field only one game has comes from its
+package, api.games.server.GameDocs.event_kinds), so the document cannot drift from what the
 engines understand; tests/contract/test_vocabulary.py checks both directions on random games.
 """
 
@@ -17,21 +18,15 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from api.contract import view_schemas as views
 from api.contract.text_pattern import TEXT_PATTERN, TEXT_RULE
+from api.games import servers
+from api.games.server import GameDocs
 from api.rules.common import events as common
 from api.rules.common.seeds import MAX_SAFE_INTEGER
-from api.rules.magellan.events import AUCTION_STEPS, MAX_AUCTION_STEPS
-from api.rules.magellan.events import EVENT_FIELDS as MAGELLAN_EVENTS
-from api.rules.mahe.constants import TURTLE_COLOURS
-from api.rules.mahe.events import EVENT_FIELDS as MAHE_EVENTS
-from api.rules.mhing.events import EVENT_FIELDS as MHING_EVENTS
-from api.rules.registry import GAMES
+from api.rules.registry import MANIFESTS
 from api.rules.replay import UNDOES
 
-VOCABULARY: dict[str, Mapping[str, common.Fields]] = {
-    "Mahe": MAHE_EVENTS,
-    "Magellan": MAGELLAN_EVENTS,
-    "Mhing": MHING_EVENTS,
-}
+# Each game's events by its schema prefix (api.rules.manifest.Manifest.events).
+VOCABULARY: dict[str, Mapping[str, common.Fields]] = {m.schema_prefix: m.events for m in MANIFESTS.values()}
 UNDO = "UndoEvent"
 # The entry an undo takes back (api.rules.replay.undo_target).
 UNDOES_FIELD = common.integer(
@@ -46,7 +41,12 @@ def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("_"))
 
 
-def _field(spec: common.Field) -> fields.Field:
+def _docs(prefix: str) -> GameDocs | None:
+    """The view schemas of the game whose components start with `prefix` (None for "Table")."""
+    return next((g.docs for g in servers().values() if g.manifest.schema_prefix == prefix), None)
+
+
+def _field(spec: common.Field, docs: GameDocs | None) -> fields.Field:
     """The marshmallow field of one declared event field (optional ones may be null)."""
     options: dict[str, Any] = {
         "required": spec.required,
@@ -60,62 +60,8 @@ def _field(spec: common.Field) -> fields.Field:
         return fields.List(fields.Integer(strict=True, validate=limits), **options)
     if spec.kind == "string":
         return fields.String(validate=validate.OneOf(spec.choices), **options)
-    if spec.kind == "object":
-        return fields.Nested(views.BoardSheet, **options)
-    if spec.kind == "seat_cards":
-        seat = r"^[0-5]$"  # Magellan seats (3 to 6 players, MG-1)
-        options["metadata"] = {**options.get("metadata", {}), "x-propertyNames": {"pattern": seat}}
-        return fields.Dict(
-            keys=fields.String(validate=validate.Regexp(seat)),
-            values=fields.List(fields.Integer(strict=True, validate=validate.Range(min=1, max=9))),
-            **options,
-        )
-    if spec.kind == "steps":
-        return fields.List(
-            fields.Nested(MagellanAuctionStepSchema),
-            validate=validate.Length(min=1, max=MAX_AUCTION_STEPS),
-            **options,
-        )
-    return fields.Nested(MhingHandSchema, **options)
-
-
-class MagellanAuctionStepSchema(Schema):
-    """One step of a Magellan auction entry: a bid or a pass, with the seat of its player (MG-4)."""
-
-    class Meta:
-        unknown = RAISE
-
-    type = fields.String(required=True, validate=validate.OneOf(AUCTION_STEPS))
-    seat = fields.Integer(
-        strict=True,
-        required=True,
-        validate=validate.Range(min=0, max=common.MAX_SEAT),
-        metadata={"description": "The seat of the player who bids or passes"},
-    )
-    amount = fields.Integer(
-        strict=True,
-        allow_none=True,
-        validate=validate.Range(min=1),
-        metadata={"description": "The bid (MG-4); a pass has none"},
-    )
-
-
-CARDS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
-
-
-class MhingHandSchema(Schema):
-    """A Mhing hand as events carry it (MH-10 notation per part)."""
-
-    class Meta:
-        unknown = RAISE
-
-    groups = fields.List(
-        fields.Raw(metadata=CARDS),
-        metadata={"description": "Laid-out groups, each in MH-10 notation, e.g. `b3 jk=b4 b5`"},
-    )
-    hidden = fields.Raw(required=True, metadata={**CARDS, "description": "The cards in the hand"})
-    flowers = fields.Raw(metadata={**CARDS, "description": "Flower cards"})
-    discard = fields.Boolean(metadata={"description": "Whether the last card was a discard"})
+    assert docs is not None, spec.kind
+    return docs.event_kinds[spec.kind].field(spec, options)
 
 
 def event_schema(game: str, kind: str, declared: common.Fields) -> type[Schema]:
@@ -128,28 +74,28 @@ def event_schema(game: str, kind: str, declared: common.Fields) -> type[Schema]:
             validate=validate.Range(min=0, max=common.MAX_SEAT),
             metadata={"description": "The seat of the player who records it"},
         ),
-        **{name: _field(spec) for name, spec in declared.items()},
+        **{name: _field(spec, _docs(game)) for name, spec in declared.items()},
     }
     meta = type("Meta", (), {"unknown": RAISE})
     return type(f"{game}{_camel(kind)}Event", (Schema,), {**members, "Meta": meta})
 
 
-def example(kind: str, declared: common.Fields) -> dict[str, Any]:
+def example(kind: str, declared: common.Fields, docs: GameDocs | None = None) -> dict[str, Any]:
     """A well-formed event of this type: each required field at its smallest or first value."""
     event: dict[str, Any] = {"type": kind}
     for name, spec in declared.items():
         if not spec.required:
             continue
         low = spec.minimum if spec.minimum is not None else 1
-        event[name] = {
-            "integer": low,
-            "integers": [low],
-            "string": spec.choices[0] if spec.choices else "",
-            "object": {"explorers": {}},
-            "seat_cards": {"0": [low]},
-            "steps": [{"type": "pass", "seat": 0}, {"type": "bid", "seat": 1, "amount": 3}],
-            "hand": {"hidden": "b1 b2 b3 c5 c5 c5 we we we dr dr dr k2 k2"},
-        }[spec.kind]
+        if spec.kind == "integer":
+            event[name] = low
+        elif spec.kind == "integers":
+            event[name] = [low]
+        elif spec.kind == "string":
+            event[name] = spec.choices[0] if spec.choices else ""
+        else:
+            assert docs is not None, spec.kind
+            event[name] = docs.event_kinds[spec.kind].example(low)
     return event
 
 
@@ -174,7 +120,8 @@ def register_vocabulary(spec: APISpec) -> None:
     for game, by_kind in schemas().items():
         for kind, schema in by_kind.items():
             declared = VOCABULARY.get(game, {}).get(kind, {})
-            spec.components.schema(schema.__name__, {"example": example(kind, declared)}, schema=schema)
+            example_event = example(kind, declared, _docs(game))
+            spec.components.schema(schema.__name__, {"example": example_event}, schema=schema)
             mapping[kind] = f"#/components/schemas/{schema.__name__}"
         if game != "Table":  # each game's own union, for clients that type one game's events
             spec.components.schema(
@@ -206,9 +153,15 @@ def register_vocabulary(spec: APISpec) -> None:
 
 
 HIDDEN = {"type": "string", "enum": ["hidden"], "description": "Secret until the game is over"}
-# Fields the open log masks while the game runs (api.rules.magellan.game.SECRET_EVENT_FIELDS).
-MASKED = {"draw": ("MagellanDrawEvent", "cards"), "slide": ("MagellanSlideEvent", "value"),
-          "swap": ("MagellanSwapEvent", "draw")}  # fmt: skip
+
+
+def masked() -> dict[str, tuple[str, str]]:
+    """Event type → (its schema, the field the open log masks while the game runs), every game's."""
+    return {
+        kind: (f"{g.manifest.schema_prefix}{_camel(kind)}Event", field)
+        for g in servers().values()
+        for kind, field in g.docs.masked.items()
+    }
 
 
 def register_logged(spec: APISpec, mapping: dict[str, str]) -> None:
@@ -217,7 +170,7 @@ def register_logged(spec: APISpec, mapping: dict[str, str]) -> None:
     Magellan value reads `"hidden"` while the game runs."""
     logged = dict(mapping)
     components = spec.components.schemas
-    for kind, (name, field) in MASKED.items():
+    for kind, (name, field) in masked().items():
         variant = copy.deepcopy(components[name])
         variant["properties"][field] = {"anyOf": [variant["properties"][field], HIDDEN]}
         variant.pop("example", None)
@@ -249,24 +202,17 @@ def register_logged(spec: APISpec, mapping: dict[str, str]) -> None:
 # ---------- what a table shows: each game's public view and legal actions ----------
 
 
-def game_views() -> dict[str, tuple[type[Schema], type[Schema]]]:
-    """(public view, legal actions) per game, as `GET /api/tables/{id}` shows them (MA-*, MG-*, MH-*)."""
-    return {
-        "mahe": (views.MaheView, views.MaheLegalActions),
-        "magellan": (views.MagellanView, views.MagellanLegalActions),
-        "mhing": (views.MhingView, views.MhingLegalActions),
-    }
-
-
-OPTIONS = {"mahe": views.MaheOptions, "magellan": views.MagellanOptions, "mhing": views.MhingOptions}
-RESULTS = {"mahe": views.MaheResult, "magellan": views.MagellanResult, "mhing": views.MhingResult}
+def game_views() -> dict[str, GameDocs]:
+    """Each game's view schemas, as `GET /api/tables/{id}` shows them (MA-*, MG-*, MH-*)."""
+    return {name: g.docs for name, g in servers().items()}
 
 
 def register_actions(spec: APISpec) -> None:
     """Each game's legal actions: one schema per action type, a union discriminated by `type`."""
-    for game, actions in views.ACTIONS.items():
+    for server in servers().values():
+        game = server.manifest.schema_prefix
         mapping = {}
-        for schema in actions:
+        for schema in server.docs.actions:
             spec.components.schema(schema.__name__, schema=schema)
             event = schema._declared_fields["type"].validate.comparable  # type: ignore[union-attr]
             mapping[event] = f"#/components/schemas/{schema.__name__}"
@@ -286,6 +232,8 @@ def resolve_refs(node: Any) -> Any:
     (`allOf` + `nullable` when it may be null), `x-one-of` / `x-any-of` → `oneOf` / `anyOf` of refs.
     The marked field's own generic `type` and `additionalProperties` give way to them."""
     if isinstance(node, dict):
+        if node.pop("x-private-views", False):  # every game's private view (GameDocs.private)
+            node["x-one-of"] = [d.private.__name__ for d in game_views().values() if d.private is not None]
         if "x-ref" in node:
             target = _ref(node.pop("x-ref"))
             keep = {k: node[k] for k in ("description", "nullable", "example") if k in node}
@@ -375,34 +323,9 @@ NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": TEXT_PATTE
         "description": f"The player's name. {TEXT_RULE}"}  # fmt: skip
 
 
-MAHE_PLAYER = {
-    "type": "object",
-    "required": ["name", "colours"],
-    "additionalProperties": False,
-    "properties": {
-        "name": NAME,
-        "colours": {
-            "type": "array",
-            "minItems": 1,
-            "maxItems": 2,
-            "uniqueItems": True,
-            "items": {"type": "string", "enum": list(TURTLE_COLOURS)},
-            "description": "Turtle colours: two each with 2–3 players, one each with 4–7 (MA-2)",
-        },
-    },
-}
-
-
-def turtles_each(count: int) -> dict[str, Any]:
-    """A Mahé player who brings `count` turtle colours (MA-2)."""
-    player = copy.deepcopy(MAHE_PLAYER)
-    player["properties"]["colours"].update(minItems=count, maxItems=count)
-    return player
-
-
 def register_creation(spec: APISpec) -> None:
     """`CreateTable` as one schema per game (discriminator `game`): its player count (MA-2, MG-3,
-    MH-2), what each player brings (Mahé: the turtle colours) and its options with their values."""
+    MH-2), what each player brings (GameDocs.players: Mahé's turtle colours) and its options."""
     generic = spec.components.schemas["CreateTable"]
     named = {
         "type": "object",
@@ -411,26 +334,18 @@ def register_creation(spec: APISpec) -> None:
         "properties": {"name": NAME},
     }
     mapping = {}
-    for game in GAMES.values():
+    for server in servers().values():
+        game, docs = server.manifest, server.docs
         typed = copy.deepcopy(generic)
-        typed["properties"]["game"] = {"type": "string", "enum": [game.name]}
-        typed["properties"]["players"].update(
-            minItems=game.min_players,
-            maxItems=game.max_players,
-            items=copy.deepcopy(MAHE_PLAYER) if game.name == "mahe" else named,
-        )
-        if game.name == "mahe":  # MA-2: the number of colours each brings follows the player count
-            typed["properties"]["players"].update(
-                {
-                    "if": {"minItems": 4},
-                    "then": {"items": turtles_each(1)},
-                    "else": {"items": turtles_each(2)},
-                }
-            )
-        typed["properties"]["options"] = _ref(f"{game.name.capitalize()}OptionsRequest")
-        name = f"Create{game.name.capitalize()}Table"
+        typed["properties"]["game"] = {"type": "string", "enum": [game.id]}
+        players = typed["properties"]["players"]
+        players.update(minItems=game.min_players, maxItems=game.max_players, items=named)
+        if docs.players is not None:  # what each player brings besides a name
+            docs.players(players, named)
+        typed["properties"]["options"] = _ref(docs.options_request.__name__)
+        name = f"Create{game.schema_prefix}Table"
         spec.components.schema(name, typed)
-        mapping[game.name] = f"#/components/schemas/{name}"
+        mapping[game.id] = f"#/components/schemas/{name}"
     spec.components.schemas["CreateTable"] = {
         "description": "A new table: the game, its players in seat order, options and an optional seed.",
         "oneOf": [{"$ref": target} for target in mapping.values()],
@@ -442,13 +357,13 @@ def register_replays(spec: APISpec) -> None:
     """`Replay` becomes a `oneOf` per game (discriminator `game`): each step typed as its table is."""
     generic, generic_step = spec.components.schemas["Replay"], spec.components.schemas["ReplayStep"]
     mapping = {}
-    for game, (view, legal) in game_views().items():
-        prefix = legal.__name__.removesuffix("LegalActions")
+    for game, docs in game_views().items():
+        prefix = docs.legal.__name__.removesuffix("LegalActions")
         step = copy.deepcopy(generic_step)
-        step["properties"]["state"] = _ref(view.__name__)
-        step["properties"]["legal_actions"] = _ref(legal.__name__)
+        step["properties"]["state"] = _ref(docs.view.__name__)
+        step["properties"]["legal_actions"] = _ref(docs.legal.__name__)
         step["properties"]["result"] = {
-            "allOf": [_ref(RESULTS[game].__name__)],
+            "allOf": [_ref(docs.result.__name__)],
             "nullable": True,
             "description": "Final standings, once finished",
         }
@@ -472,23 +387,28 @@ def register_views(spec: APISpec) -> None:
     409) says so."""
     register_actions(spec)
     register_creation(spec)
-    for schema in views.ALSO_REGISTERED:
+    # The games' private views first (the streams' and seat view's `oneOf` name them), then what
+    # every game and the platform register by name.
+    privates = [docs.private for docs in game_views().values() if docs.private is not None]
+    also = [schema for docs in game_views().values() for schema in docs.also]
+    shared, *streams = views.ALSO_REGISTERED
+    for schema in [*privates, shared, *also, *streams]:
         if schema.__name__ not in spec.components.schemas:
             spec.components.schema(schema.__name__, schema=schema)
     generic = spec.components.schemas["Table"]
     mapping = {}
-    for game, (view, legal) in game_views().items():
-        for schema in (view, legal, OPTIONS[game], RESULTS[game]):
+    for game, docs in game_views().items():
+        for schema in (docs.view, docs.legal, docs.options, docs.result):
             if schema.__name__ not in spec.components.schemas:
                 spec.components.schema(schema.__name__, schema=schema)
-        name = f"{legal.__name__.removesuffix('LegalActions')}Table"
+        name = f"{docs.legal.__name__.removesuffix('LegalActions')}Table"
         typed = copy.deepcopy(generic)
         typed["properties"]["game"] = {"type": "string", "enum": [game]}
-        typed["properties"]["state"] = _ref(view.__name__)
-        typed["properties"]["legal_actions"] = _ref(legal.__name__)
-        typed["properties"]["options"] = _ref(OPTIONS[game].__name__)
+        typed["properties"]["state"] = _ref(docs.view.__name__)
+        typed["properties"]["legal_actions"] = _ref(docs.legal.__name__)
+        typed["properties"]["options"] = _ref(docs.options.__name__)
         typed["properties"]["result"] = {
-            "allOf": [_ref(RESULTS[game].__name__)],
+            "allOf": [_ref(docs.result.__name__)],
             "nullable": True,
             "description": "Final standings once finished",
         }

@@ -7,15 +7,15 @@ to each game from the states the log went through (undone entries play no part).
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from api.rules.mhing.hand import hand_from_json
-from api.rules.mhing.scoring import score_hand
 from api.rules.registry import get_game
 from api.rules.replay import advance
+
+if TYPE_CHECKING:
+    from api.games.server import GameStatistics
 
 JSON = dict[str, Any]
 
@@ -23,7 +23,7 @@ JSON = dict[str, Any]
 @dataclass(frozen=True)
 class GameFacts:
     """Per seat: the final score and whether the seat won; `extra[seat]` holds the game's own
-    figures (Mahé eggs and busts, Magellan points by source and explorers, Mhing hands and premiums)."""
+    figures (api/games/<game>/statistics.py: Mahé eggs and busts, Magellan points by source …)."""
 
     game: str
     scores: tuple[int, ...]
@@ -55,89 +55,13 @@ def _effective_events(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return kept
 
 
-def _mahe(
-    states: Sequence[Any], seats: int
-) -> tuple[tuple[int, ...], tuple[JSON, ...], tuple[tuple[int, ...], ...]]:
-    busts, moves = [0] * seats, [0] * seats
-    progress: list[tuple[int, ...]] = []
-    last = None
-    for state in states[1:]:
-        move = state.last_move
-        if move is not None and move != last:  # a new move (consecutive moves always differ)
-            moves[move.seat] += 1
-            busts[move.seat] += move.bust
-            progress.append(tuple(p.eggs for p in state.players))
-        last = move
-    final = states[-1]
-    beach = final.beach_taken_by
-    extra = tuple(
-        {
-            "eggs": player.eggs,
-            "cards": player.card_count,
-            "busts": busts[seat],
-            "moves": moves[seat],
-            "took_the_beach": beach == seat,
-        }
-        for seat, player in enumerate(final.players)
-    )
-    return tuple(p.eggs for p in final.players), extra, tuple(progress)
+def statistics_of(game: str) -> GameStatistics:
+    """What a group counts of the game (its package's api.games.server.GameStatistics)."""
+    from api.games import server  # the game packages import this module's neighbours
 
-
-_MAGELLAN_SOURCES = ("fields", "money", "magellan", "pizarro")
-
-
-def _magellan(result: JSON, final: Any, seats: int) -> tuple[tuple[int, ...], tuple[JSON, ...]]:
-    won = [Counter[str]() for _ in range(seats)]
-    for outcome in final.history:  # every explorer card sold, to whom (MG-4)
-        if outcome.outcome == "sold" and outcome.seat is not None:
-            won[outcome.seat][outcome.explorer] += 1
-    by_seat = {entry["seat"]: entry for entry in result["scores"]}
-    scores, extra = [], []
-    for seat in range(seats):
-        entry = by_seat[seat]
-        pizarro = entry.get("pizarro") or {}
-        sources = {
-            "fields": int(entry["fields_total"]),
-            "money": int(entry["money"]["crowns"]),
-            "magellan": int(entry["magellan"]["points"]),
-            "pizarro": int(pizarro.get("points") or 0),
-        }
-        scores.append(int(entry["total"]))
-        extra.append({"points_by_source": sources, "explorers_won": dict(sorted(won[seat].items()))})
-    return tuple(scores), tuple(extra)
-
-
-def _mhing(
-    events: Sequence[Mapping[str, Any]], states: Sequence[Any], seats: int
-) -> tuple[tuple[JSON, ...], tuple[tuple[int, ...], ...]]:
-    hands = [0] * seats
-    points = [0] * seats
-    biggest = [0] * seats
-    premiums: list[Counter[str]] = [Counter() for _ in range(seats)]
-    progress: list[tuple[int, ...]] = []
-    for event, state in zip(events, states[1:], strict=True):
-        kind = event.get("type")
-        if kind in ("round_won", "round_points"):
-            winner = int(event["winner"])
-            hands[winner] += 1
-            played = state.rounds[-1]
-            points[winner] += played.points
-            biggest[winner] = max(biggest[winner], played.points)
-            if kind == "round_won":
-                score = score_hand(hand_from_json(event["hand"], discard=event.get("discarder") is not None))
-                premiums[winner].update({item.code: item.times for item in score.items})
-        if kind != "end_game":
-            progress.append(tuple(state.scores))
-    extra = tuple(
-        {
-            "hands_won": hands[seat],
-            "hand_points": points[seat],
-            "biggest_hand": biggest[seat],
-            "premiums": dict(sorted(premiums[seat].items())),
-        }
-        for seat in range(seats)
-    )
-    return extra, tuple(progress)
+    found = server(game)
+    assert found is not None and found.statistics is not None, game
+    return found.statistics
 
 
 def facts_of(record: Mapping[str, Any]) -> GameFacts:
@@ -151,13 +75,5 @@ def facts_of(record: Mapping[str, Any]) -> GameFacts:
         raise ValueError("the record does not reach the end of the game")
     seats = len(record["players"])
     winners = tuple(int(seat) for seat in result["winners"])
-    progress: tuple[tuple[int, ...], ...] = ()
-    if game_name == "mahe":
-        scores, extra, progress = _mahe(states, seats)
-    elif game_name == "magellan":
-        scores, extra = _magellan(result, states[-1], seats)
-    else:
-        by_seat = {entry["seat"]: int(entry["score"]) for entry in result["ranking"]}
-        scores = tuple(by_seat[seat] for seat in range(seats))
-        extra, progress = _mhing(_effective_events(record), states, seats)
+    scores, extra, progress = statistics_of(game_name).facts(states, result, _effective_events(record), seats)
     return GameFacts(game_name, scores, winners, extra, progress)

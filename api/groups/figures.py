@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.groups.facts import GameFacts
+from api.groups.facts import GameFacts, statistics_of
+from api.rules.registry import GAMES
 
 JSON = dict[str, Any]
-GAMES = ("mahe", "magellan", "mhing")
-SOURCES = ("fields", "money", "magellan", "pizarro")
 PAIR = "\x1f"  # between the two player ids of a pair (player ids are URL-safe base64)
 
 
@@ -45,7 +44,7 @@ def empty() -> JSON:
     return {"players": {}, "games": {}, "pairs": {}}
 
 
-def _add(counter: dict[str, int], key: str, amount: int) -> None:
+def add_count(counter: dict[str, int], key: str, amount: int) -> None:
     """Add to a counter, dropping keys that come back to zero (so `max` of its keys is exact)."""
     value = counter.get(key, 0) + amount
     if value:
@@ -54,54 +53,33 @@ def _add(counter: dict[str, int], key: str, amount: int) -> None:
         counter.pop(key, None)
 
 
-def _sum(target: dict[str, Any], values: Mapping[str, int], sign: int) -> None:
+def add_counts(target: dict[str, Any], values: Mapping[str, int], sign: int) -> None:
     for key, value in values.items():
-        _add(target, key, sign * int(value))
+        add_count(target, key, sign * int(value))
 
 
 def apply(figures: JSON, facts: GameFacts, seats: Sequence[str], sign: int) -> None:
     """Add (sign 1) or take out (sign -1) one finished table: O(seats²)."""
     game = facts.game
     summary = figures["games"].setdefault(game, {})
-    _add(summary, "games", sign)
-    if game == "mahe":
-        beach = any(e["took_the_beach"] and seat in facts.winners for seat, e in enumerate(facts.extra))
-        _add(summary, "beach_taker_won", sign * int(beach))
-    if game == "mhing":
-        top = max(int(e["biggest_hand"]) for e in facts.extra)
-        _add(summary.setdefault("biggest", {}), str(top), sign)
+    add_count(summary, "games", sign)
+    counts = statistics_of(game)
+    counts.add_summary(summary, facts, sign)
     for seat, player in enumerate(seats):
         mine = figures["players"].setdefault(player, {}).setdefault(game, {})
         extra = facts.extra[seat]
         score = facts.scores[seat]
-        _add(mine, "games", sign)
-        _add(mine, "wins", sign * int(seat in facts.winners))
-        _add(mine, "score_sum", sign * score)
-        _add(mine.setdefault("scores", {}), str(score), sign)
-        if game == "mahe":
-            _sum(
-                mine,
-                {
-                    "eggs": extra["eggs"],
-                    "busts": extra["busts"],
-                    "moves": extra["moves"],
-                    "beaches": int(extra["took_the_beach"]),
-                },
-                sign,
-            )
-        elif game == "magellan":
-            _sum(mine.setdefault("points_by_source", {}), extra["points_by_source"], sign)
-            _sum(mine.setdefault("explorers_won", {}), extra["explorers_won"], sign)
-        else:
-            _sum(mine, {"hands_won": extra["hands_won"], "hand_points": extra["hand_points"]}, sign)
-            _add(mine.setdefault("biggest", {}), str(int(extra["biggest_hand"])), sign)
-            _sum(mine.setdefault("premiums", {}), extra["premiums"], sign)
+        add_count(mine, "games", sign)
+        add_count(mine, "wins", sign * int(seat in facts.winners))
+        add_count(mine, "score_sum", sign * score)
+        add_count(mine.setdefault("scores", {}), str(score), sign)
+        counts.add_player(mine, extra, sign)
     for i, a in enumerate(seats):
         for j, b in enumerate(seats):
             if a < b:
                 pair = figures["pairs"].setdefault(f"{a}{PAIR}{b}", {})
                 sa, sb = facts.scores[i], facts.scores[j]
-                _sum(
+                add_counts(
                     pair,
                     {
                         "games": 1,
@@ -119,7 +97,7 @@ def _rate(wins: int, games: int) -> float:
     return round(wins / games, 4) if games else 0.0
 
 
-def _top(counter: Mapping[str, int]) -> int | None:
+def top(counter: Mapping[str, int]) -> int | None:
     return max((int(k) for k, n in counter.items() if n > 0), default=None)
 
 
@@ -136,22 +114,9 @@ def _per_game(game: str, mine: Mapping[str, Any]) -> JSON:
         "wins": wins,
         "win_rate": _rate(wins, games),
         "average_score": round(mine.get("score_sum", 0) / games, 2) if games else 0.0,
-        "best_score": _top(mine.get("scores", {})),
+        "best_score": top(mine.get("scores", {})),
     }
-    if game == "mahe":
-        out["eggs"] = int(mine.get("eggs", 0))
-        out["eggs_per_game"] = round(out["eggs"] / games, 2) if games else 0.0
-        for name in ("busts", "moves", "beaches"):
-            out[name] = int(mine.get(name, 0))
-    elif game == "magellan":
-        sources = mine.get("points_by_source", {})
-        out["points_by_source"] = {k: int(sources.get(k, 0)) for k in SOURCES}
-        out["explorers_won"] = {k: n for k, n in sorted(mine.get("explorers_won", {}).items()) if n}
-    else:
-        out["hands_won"] = int(mine.get("hands_won", 0))
-        out["hand_points"] = int(mine.get("hand_points", 0))
-        out["biggest_hand"] = _top(mine.get("biggest", {})) or 0
-        out["premiums"] = premium_list(mine.get("premiums", {}))
+    out.update(statistics_of(game).player_figures(mine, games))
     return out
 
 
@@ -180,10 +145,7 @@ def statistics(players: Sequence[Mapping[str, Any]], figures: Mapping[str, Any],
         if not kept.get("games"):
             continue
         summary: JSON = {"games": int(kept["games"])}
-        if name == "mahe":
-            summary["beach_taker_won"] = int(kept.get("beach_taker_won", 0))
-        if name == "mhing":
-            summary["biggest_hand"] = _top(kept.get("biggest", {})) or 0
+        summary.update(statistics_of(name).summary_figures(kept))
         summaries[name] = summary
     return {
         "players": rows,

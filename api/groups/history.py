@@ -11,19 +11,19 @@ moves the version on.
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from api.groups.facts import GameFacts, facts_of
-from api.groups.figures import facts_from, premium_list
+from api.groups.facts import GameFacts, facts_of, statistics_of
+from api.groups.figures import facts_from
 from api.groups.store import GroupRow, Membership, TableFacts, imported_table, utc
+from api.rules.registry import GAMES
 from api.tables.record import build_record
 from api.tables.store import TableRow, TableStore
 
 JSON = dict[str, Any]
-GAMES = ("mahe", "magellan", "mhing")
 
 
 @dataclass(frozen=True)
@@ -139,29 +139,7 @@ def _per_game(game: str, rows: Sequence[tuple[GameFacts, int]]) -> JSON:
         "average_score": round(sum(scores) / len(scores), 2) if scores else 0.0,
         "best_score": max(scores) if scores else None,
     }
-    extra = [facts.extra[seat] for facts, seat in rows]
-    if game == "mahe":
-        figures["eggs"] = sum(e["eggs"] for e in extra)
-        figures["eggs_per_game"] = round(figures["eggs"] / len(rows), 2) if rows else 0.0
-        figures["busts"] = sum(e["busts"] for e in extra)
-        figures["moves"] = sum(e["moves"] for e in extra)
-        figures["beaches"] = sum(e["took_the_beach"] for e in extra)
-    elif game == "magellan":
-        sources: Counter[str] = Counter()
-        explorers: Counter[str] = Counter()
-        for e in extra:
-            sources.update(e["points_by_source"])
-            explorers.update(e["explorers_won"])
-        figures["points_by_source"] = {k: sources[k] for k in ("fields", "money", "magellan", "pizarro")}
-        figures["explorers_won"] = dict(sorted(explorers.items()))
-    else:
-        premiums: Counter[str] = Counter()
-        for e in extra:
-            premiums.update(e["premiums"])
-        figures["hands_won"] = sum(e["hands_won"] for e in extra)
-        figures["hand_points"] = sum(e["hand_points"] for e in extra)
-        figures["biggest_hand"] = max((e["biggest_hand"] for e in extra), default=0)
-        figures["premiums"] = premium_list(premiums)
+    figures.update(statistics_of(game).recount_player([facts.extra[seat] for facts, seat in rows]))
     return figures
 
 
@@ -197,14 +175,7 @@ def statistics(group: GroupRow, played: Iterable[Played], game: str | None = Non
         if not of_game:
             continue
         summary: JSON = {"games": len(of_game)}
-        if name == "mahe":
-            # How often the last move — the turtle that took the beach and ended the game (MA-8) — won.
-            summary["beach_taker_won"] = sum(
-                any(e["took_the_beach"] and seat in f.winners for seat, e in enumerate(f.extra))
-                for f in of_game
-            )
-        if name == "mhing":
-            summary["biggest_hand"] = max(e["biggest_hand"] for f in of_game for e in f.extra)
+        summary.update(statistics_of(name).recount_summary(of_game))
         games[name] = summary
     return {"players": players, "games": games, "counted_tables": len(counted)}
 

@@ -21,10 +21,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from api.errors import ApiProblem
-from api.groups.facts import GameFacts
-from api.rules.registry import get_game
+from api.groups.facts import GameFacts, statistics_of
+from api.rules.registry import GAMES, get_game
 
-GAMES = ("mahe", "magellan", "mhing")
 MAX_PLAYS = 5000  # a group's cap of tables (api.groups.store.MAX_TABLES)
 
 
@@ -58,16 +57,9 @@ class ImportedPlay:
 
 
 def _extra(game: str, score: int) -> dict[str, Any]:
-    """What a log would add, as far as a score alone says it: a Mahé score is the egg total (MA-10);
-    the rest is unknown and counts as nothing."""
-    if game == "mahe":
-        return {"eggs": score, "cards": 0, "busts": 0, "moves": 0, "took_the_beach": False}
-    if game == "magellan":
-        return {
-            "points_by_source": {"fields": 0, "money": 0, "magellan": 0, "pizarro": 0},
-            "explorers_won": {},
-        }
-    return {"hands_won": 0, "hand_points": 0, "biggest_hand": 0, "premiums": {}}
+    """What a log would add, as far as a score alone says it (the game's own reading; the rest is
+    unknown and counts as nothing)."""
+    return statistics_of(game).imported_extra(score)
 
 
 def _score(raw: Any) -> int | None:

@@ -16,25 +16,18 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from api.groups.history import GAMES, Played, _per_game, _rate
+from api.groups.facts import statistics_of
+from api.groups.history import Played, _per_game, _rate
 from api.groups.store import GroupRow
+from api.rules.registry import GAMES
 
 JSON = dict[str, Any]
 
-# One record per game: (its name, what it reads from the player's seat of a finished game).
-RECORDS = {
-    "mahe": "most_eggs",  # the highest egg total at the end of a Mahé game (MA-10)
-    "magellan": "highest_score",  # the highest final score of a Magellan game (MG-10)
-    "mhing": "biggest_hand",  # the biggest single hand won at Mhing (MH-8 points)
-}
-
-
 def _record_value(played: Played, seat: int) -> int:
+    """The value the seat sets the player's record at this game to (api.games.server.GameStatistics)."""
     facts = played.facts
     assert facts is not None
-    if facts.game == "mhing":
-        return int(facts.extra[seat]["biggest_hand"])
-    return int(facts.scores[seat])
+    return statistics_of(facts.game).record_value(facts, seat)
 
 
 def player_page(
@@ -75,7 +68,7 @@ def player_page(
         if value > 0 and (held is None or value > held["value"]):  # a tie keeps the first time
             records[game] = {
                 "game": game,
-                "kind": RECORDS[game],
+                "kind": statistics_of(game).record,
                 "value": value,
                 "table_id": p.table.id,
                 "at": at,

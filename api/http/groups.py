@@ -25,6 +25,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
 from api.errors import ApiProblem
+from api.games import servers
 from api.groups import figures as kept_figures
 from api.groups import history as recount
 from api.groups import outcomes
@@ -38,6 +39,7 @@ from api.http.context import bearer_token, store
 from api.http.limits import guard_creation, guard_token, limit_response
 from api.http.stream import CHANGES_KEY, EVENT_STREAM, STARTERS_KEY, open_stream_slot
 from api.http.strict import CREATION_KEY_RULES, MIN_CREATION_KEY, FreeText, creation_key
+from api.rules.registry import GAMES, MANIFESTS
 from api.tables.changes import ChangeFeed
 from api.tables.record import build_record, spreadsheet_safe
 
@@ -45,7 +47,7 @@ blp = Blueprint("groups", __name__, url_prefix="/api/groups", description="Group
 
 GROUPS_KEY = "kibitz.groups"
 FACTS_KEY = "kibitz.group-facts"
-GAME_NAMES = ("mahe", "magellan", "mhing")
+GAME_NAMES = tuple(GAMES)
 GROUP_SECURITY = [{"groupToken": []}]
 CREATE_GROUP_IDEMPOTENCY_HEADER = {
     "in": "header",
@@ -368,71 +370,11 @@ class StatsQuerySchema(DateFilterSchema):
     game = fields.String(load_default=None, validate=validate.OneOf(GAME_NAMES))
 
 
-class GameFiguresSchema(Schema):
-    """One player's figures in one game."""
-
-    games = fields.Integer(strict=True, required=True)
-    wins = fields.Integer(strict=True, required=True)
-    win_rate = fields.Float(required=True)
-    average_score = fields.Float(required=True)
-    best_score = fields.Integer(strict=True, allow_none=True, required=True)
-
-
-class MaheFiguresSchema(GameFiguresSchema):
-    eggs = fields.Integer(strict=True, required=True)
-    eggs_per_game = fields.Float(required=True)
-    busts = fields.Integer(strict=True, required=True, metadata={"description": "Moves over 7 (MA-6)"})
-    moves = fields.Integer(strict=True, required=True)
-    beaches = fields.Integer(
-        strict=True, required=True, metadata={"description": "Games ended by their move (MA-8)"}
-    )
-
-
-class PointsBySourceSchema(Schema):
-    # `fields_` only because `fields` is the module; the figure is read from the key "fields"
-    # (without `attribute` the answer dropped it: issue 33, "Ships NaN").
-    fields_ = fields.Integer(
-        strict=True, required=True, data_key="fields", attribute="fields", metadata={"description": "Ships"}
-    )
-    money = fields.Integer(strict=True, required=True)
-    magellan = fields.Integer(strict=True, required=True)
-    pizarro = fields.Integer(strict=True, required=True)
-
-
-class ExplorersWonSchema(Schema):
-    columbus = fields.Integer(strict=True, load_default=0, dump_default=0)
-    pizarro = fields.Integer(strict=True, load_default=0, dump_default=0)
-    magellan = fields.Integer(strict=True, load_default=0, dump_default=0)
-    marco_polo = fields.Integer(strict=True, load_default=0, dump_default=0)
-    vasco = fields.Integer(strict=True, load_default=0, dump_default=0)
-    cook = fields.Integer(strict=True, load_default=0, dump_default=0)
-
-
-class MagellanFiguresSchema(GameFiguresSchema):
-    points_by_source = fields.Nested(PointsBySourceSchema, required=True)
-    explorers_won = fields.Nested(
-        ExplorersWonSchema, required=True, metadata={"description": "Cards bought (MG-4)"}
-    )
-
-
-class PremiumCountSchema(Schema):
-    code = fields.String(required=True)
-    count = fields.Integer(strict=True, required=True)
-
-
-class MhingFiguresSchema(GameFiguresSchema):
-    hands_won = fields.Integer(strict=True, required=True)
-    hand_points = fields.Integer(strict=True, required=True)
-    biggest_hand = fields.Integer(strict=True, required=True)
-    premiums = fields.List(
-        fields.Nested(PremiumCountSchema), required=True, metadata={"description": "Most frequent first"}
-    )
-
-
-class ByGameSchema(Schema):
-    mahe = fields.Nested(MaheFiguresSchema)
-    magellan = fields.Nested(MagellanFiguresSchema)
-    mhing = fields.Nested(MhingFiguresSchema)
+# Each game's figures and summary come from its package (api.games.server.GameStatistics).
+ByGameSchema = Schema.from_dict(
+    {name: fields.Nested(g.statistics.figures_schema) for name, g in servers().items() if g.statistics},
+    name="ByGameSchema",
+)
 
 
 class PlayerStatsSchema(Schema):
@@ -444,28 +386,10 @@ class PlayerStatsSchema(Schema):
     by_game = fields.Nested(ByGameSchema, required=True, metadata={"description": "Only the games played"})
 
 
-class MaheSummarySchema(Schema):
-    games = fields.Integer(strict=True, required=True)
-    beach_taker_won = fields.Integer(
-        strict=True,
-        required=True,
-        metadata={"description": "Games won by the player whose move took the beach (MA-8)"},
-    )
-
-
-class MagellanSummarySchema(Schema):
-    games = fields.Integer(strict=True, required=True)
-
-
-class MhingSummarySchema(Schema):
-    games = fields.Integer(strict=True, required=True)
-    biggest_hand = fields.Integer(strict=True, required=True)
-
-
-class GamesSummarySchema(Schema):
-    mahe = fields.Nested(MaheSummarySchema)
-    magellan = fields.Nested(MagellanSummarySchema)
-    mhing = fields.Nested(MhingSummarySchema)
+GamesSummarySchema = Schema.from_dict(
+    {name: fields.Nested(g.statistics.summary_schema) for name, g in servers().items() if g.statistics},
+    name="GamesSummarySchema",
+)
 
 
 class StatsSchema(Schema):
@@ -490,7 +414,7 @@ class PlayerRecordSchema(Schema):
     game = fields.String(required=True, validate=validate.OneOf(GAME_NAMES))
     kind = fields.String(
         required=True,
-        validate=validate.OneOf(["most_eggs", "highest_score", "biggest_hand"]),
+        validate=validate.OneOf([g.statistics.record for g in servers().values() if g.statistics]),
         metadata={
             "description": "`most_eggs`: Mahé eggs at the end of a game (MA-10); `highest_score`: a "
             "Magellan final score (MG-10); `biggest_hand`: one Mhing hand's points (MH-8)"
@@ -790,7 +714,7 @@ class GroupTables(MethodView):
 
 
 BGSTATS_EXAMPLE = {
-    "games": [{"id": 1, "name": "Mahé"}],
+    "games": [{"id": 1, "name": next(iter(MANIFESTS.values())).title}],  # the first game's title
     "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Ben"}],
     "plays": [
         {

@@ -8,13 +8,13 @@ from api.contract.problem_codes import catalog
 from api.contract.table import TableSchema
 from api.http.strict import FreeText
 from api.rules.common.seeds import LEGACY_MAX_SEED, MAX_SAFE_INTEGER
-from api.rules.registry import GAMES
+from api.rules.registry import GAMES, MANIFESTS
 
 MAX_SEED = MAX_SAFE_INTEGER  # new seeds, and seeds a creator chooses (api.rules.common.seeds)
 # Typed in the document by name (api.contract.view_schemas; markers resolved by api.contract.vocabulary).
-OPTIONS_REQUESTS = ["MaheOptionsRequest", "MagellanOptionsRequest", "MhingOptionsRequest"]
-OPTIONS = ["MaheOptions", "MagellanOptions", "MhingOptions"]
-RESULTS = ["MaheResult", "MagellanResult", "MhingResult"]
+OPTIONS_REQUESTS = [f"{m.schema_prefix}OptionsRequest" for m in MANIFESTS.values()]
+OPTIONS = [f"{m.schema_prefix}Options" for m in MANIFESTS.values()]
+RESULTS = [f"{m.schema_prefix}Result" for m in MANIFESTS.values()]
 
 
 DIGITS = r"^(0|[1-9][0-9]{0,18})$"
@@ -149,7 +149,7 @@ class PrivateViewSchema(Schema):
         required=True,
         metadata={
             "description": "What only this seat may see (Magellan ledger: the own hand); null if nothing",
-            "x-one-of": ["MahePrivateView", "MagellanPrivateView"],
+            "x-private-views": True,
         },
     )
 

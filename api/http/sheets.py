@@ -27,9 +27,11 @@ from api.http.limits import (
     limit_response,
 )
 from api.http.strict import FreeText, check_text
-from api.sheets.kinds import SHEET_KINDS, sheet_kind
+from api.sheets.kinds import sheet_kind, sheet_kinds
 from api.sheets.library import MAX_EDITIONS, MAX_LISTED, publication_view
 from api.sheets.store import sheet_view
+
+SHEETS_EXAMPLE = next(iter(sheet_kinds()))  # the first game with board sheets
 
 blp = Blueprint("sheets", __name__, url_prefix="/api/sheets", description="Board sheets (Magellan MG-2)")
 
@@ -38,7 +40,7 @@ SHEET_NAME = FreeText(max_length=80, required=True, metadata={"description": "Th
 
 class SheetCreateSchema(Schema):
     game = fields.String(
-        required=True, metadata={"description": "Game the sheet belongs to", "enum": list(SHEET_KINDS)}
+        required=True, metadata={"description": "Game the sheet belongs to", "enum": list(sheet_kinds())}
     )
     name = SHEET_NAME
     data = fields.Dict(
@@ -82,7 +84,7 @@ class CreatedSheetSchema(Schema):
 
 
 class TemplateQuerySchema(Schema):
-    game = fields.String(required=True, metadata={"enum": list(SHEET_KINDS), "example": "magellan"})
+    game = fields.String(required=True, metadata={"enum": list(sheet_kinds()), "example": SHEETS_EXAMPLE})
 
 
 class SheetTemplateSchema(Schema):
@@ -96,7 +98,7 @@ class SheetTemplateSchema(Schema):
 class Sheets(MethodView):
     @blp.arguments(
         SheetCreateSchema,
-        example={"game": "magellan", "name": "Our board", "data": {"explorers": {}}},
+        example={"game": SHEETS_EXAMPLE, "name": "Our board", "data": {"explorers": {}}},
     )
     @blp.response(201, CreatedSheetSchema)
     @blp.doc(operationId="createSheet")
@@ -316,7 +318,7 @@ class EditionSchema(Schema):
 
 
 class LibraryQuerySchema(Schema):
-    game = fields.String(required=True, metadata={"enum": list(SHEET_KINDS), "example": "magellan"})
+    game = fields.String(required=True, metadata={"enum": list(sheet_kinds()), "example": SHEETS_EXAMPLE})
     after = fields.Integer(
         load_default=0,
         validate=validate.Range(min=0, max=10**6),

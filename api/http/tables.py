@@ -77,7 +77,7 @@ def replay_etag(table_id: str, version: int, language: str = DEFAULT) -> str:
 
 @blp.route("")
 class Tables(MethodView):
-    @blp.arguments(CreateTableSchema, example=examples.CREATE_MAHE)
+    @blp.arguments(CreateTableSchema, example=examples.CREATE_TABLE)
     @blp.response(201, CreatedTableSchema)
     @blp.doc(operationId="createTable", parameters=[CREATE_IDEMPOTENCY_HEADER])
     @blp.alt_response(

@@ -35,7 +35,7 @@ from api.i18n import available, messages_json
 from api.phone import pyc, stdlib_cut
 from api.phone.bundle import PYODIDE_DIR, PYODIDE_FILES, ROOT, rules_zip
 from api.phone.stdlib_cut import cut_stdlib, traced_modules
-from api.rules.registry import GAMES
+from api.rules.registry import GAME_FOLDERS, GAMES
 
 # Where the app's sources are and where the build goes; another release can be built and served
 # beside this one (benchmarks/first_visit.py does, to measure what a release costs a phone).
@@ -217,7 +217,7 @@ STATIC_IMPORT = re.compile(
 )
 APP_MODULE = "app.js"
 # The screens a first visit may open directly, and the game client whose modules they need.
-GAME_MODULES = {name: f"js/games/{name}/index.js" for name in ("mahe", "magellan", "mhing")}
+GAME_MODULES = {name: f"js/games/{name}/index.js" for name in GAME_FOLDERS}
 
 
 def module_graph(entry: str, sources: dict[str, bytes]) -> list[str]:

@@ -15,13 +15,7 @@ from typing import Any
 
 from api.rules.errors import IllegalMove, MalformedEvent, RuleError, json_params, json_parts, say
 from api.rules.game import Game
-from api.rules.magellan.scoring import odds
-from api.rules.magellan.stateless import score_position, stack_counts
-from api.rules.mhing.claims import resolve_json
-from api.rules.mhing.hand import parse_hand
-from api.rules.mhing.scoring import score_hand, score_json
-from api.rules.mhing.waits import waits_json
-from api.rules.registry import get_game
+from api.rules.registry import MANIFESTS, get_game
 from api.rules.replay import HIDDEN, RESEED, advance, chance_stands, check_undo_target, is_undo, undo_target
 
 JSON = dict[str, Any]
@@ -122,18 +116,6 @@ def _refusal(error: RuleError) -> JSON:
     return problem
 
 
-def _mhing_hand(body: Mapping[str, Any], discard: bool = False) -> Any:
-    return parse_hand(body.get("groups"), body["hidden"], body.get("flowers"), discard)
-
-
-def _pizarro_odds(request: JSON) -> JSON:
-    """As POST /api/magellan/pizarro/odds answers (MG-11)."""
-    body = request["body"]
-    drawn = list(body["drawn"])
-    stack = stack_counts(body.get("stack"), [*body.get("known_cards", []), *drawn])
-    return odds(stack, body.get("total", sum(drawn)), body.get("target"))
-
-
 class Referee:
     """The phone's referees, one per open table, answering JSON requests from the Web Worker."""
 
@@ -146,13 +128,11 @@ class Referee:
             "private": lambda r: {"view": self.tables[r["id"]].private_view(int(r["seat"]))},
             "close": self._close,
             "replay_dumps": self._replay_dumps,
-            # The stateless helpers the screens use while a hand or an end score is typed in.
-            "mhing.score": lambda r: score_json(score_hand(_mhing_hand(r["body"], r["body"]["discard"]))),
-            "mhing.waits": lambda r: waits_json(_mhing_hand(r["body"], r["body"].get("discard", False))),
-            "mhing.claims": lambda r: resolve_json(**r["body"]),
-            "magellan.score": lambda r: score_position(r["body"]),
-            "magellan.odds": _pizarro_odds,
         }
+        # The stateless helpers the screens use while a hand or an end score is typed in ("<game>.<op>").
+        for manifest in MANIFESTS.values():
+            for op, helper in manifest.helpers.items():
+                self.ops[f"{manifest.id}.{op}"] = helper
 
     def handle(self, request_json: str) -> str:
         """One request {"op": …}; the answer is {"ok": true, …} or {"ok": false, "error": problem}."""

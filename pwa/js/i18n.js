@@ -92,7 +92,7 @@ export function number(value) {
 }
 
 /**
- * t("mahe.turn_of", {name: "Eva"}) → "Eva's turn". With params.count the plural form the language
+ * t("setup.need_one", {name: "Eva"}) → "Eva needs a turtle colour". With params.count the plural form the language
  * asks for (Intl.PluralRules: ".one", ".other", …) is used when present, else ".other". Numbers are
  * written the language's way. Missing keys fall back to English, then to `fallback`, then the key.
  */

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.rules.magellan import actions, cards, endgame, engine, serial, setup, sheet, views
+from api.rules.magellan.manifest import MANIFEST
 from api.rules.magellan.powers import powers_table
 from api.rules.magellan.state import MagellanState
 
@@ -15,10 +16,10 @@ JSON = dict[str, Any]
 class MagellanGame:
     """Stateless facade; every state is an immutable MagellanState."""
 
-    name: str = "magellan"
-    title: str = "Magellan"
-    min_players: int = 3
-    max_players: int = 6
+    name: str = MANIFEST.id
+    title: str = MANIFEST.title
+    min_players: int = MANIFEST.min_players
+    max_players: int = MANIFEST.max_players
 
     def new_game(
         self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int
@@ -101,4 +102,4 @@ SECRET_EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "swap": ("draw",),
 }
 
-MAGELLAN = MagellanGame()
+MAGELLAN = GAME = MagellanGame()

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.rules.mahe import actions, chance, engine, scoring, serial, setup, views
+from api.rules.mahe.manifest import MANIFEST
 from api.rules.mahe.state import MaheState
 
 JSON = dict[str, Any]
@@ -14,10 +15,10 @@ JSON = dict[str, Any]
 class MaheGame:
     """Stateless facade; every state is an immutable MaheState."""
 
-    name: str = "mahe"
-    title: str = "Mahé"
-    min_players: int = 2
-    max_players: int = 7
+    name: str = MANIFEST.id
+    title: str = MANIFEST.title
+    min_players: int = MANIFEST.min_players
+    max_players: int = MANIFEST.max_players
 
     def new_game(
         self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int
@@ -81,4 +82,4 @@ class MaheGame:
         return chance.reseeded(state, seed)
 
 
-MAHE = MaheGame()
+MAHE = GAME = MaheGame()

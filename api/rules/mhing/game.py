@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.rules.mhing import engine, serial, setup, views
+from api.rules.mhing.manifest import MANIFEST
 from api.rules.mhing.state import MhingState
 
 JSON = dict[str, Any]
@@ -19,10 +20,10 @@ JSON = dict[str, Any]
 class MhingGame:
     """Stateless facade; every state is an immutable MhingState."""
 
-    name: str = "mhing"
-    title: str = "Mhing"
-    min_players: int = setup.MIN_PLAYERS
-    max_players: int = setup.MAX_PLAYERS
+    name: str = MANIFEST.id
+    title: str = MANIFEST.title
+    min_players: int = MANIFEST.min_players
+    max_players: int = MANIFEST.max_players
 
     def new_game(
         self, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int
@@ -84,4 +85,4 @@ class MhingGame:
         return state
 
 
-MHING = MhingGame()
+MHING = GAME = MhingGame()

@@ -1,7 +1,12 @@
-// Game clients the app knows. Each lives in js/games/<name>/index.js and exports default
-// {name, title, mountSetup(container, ctx), createScreen(container, controller), describe(before, after, event),
-// replayState(table) (the table read-only at a step of the log's replay)}.
-// To add Magellan or Mhing: create js/games/<name>/ and add a line here (and to sw.js's precache list).
+// The games the app knows: the one list of games on the phone (GAMES below; the server's is
+// api/rules/registry.py). Each lives in js/games/<name>/: manifest.js (what the rest of the app
+// reads without loading the game: title, player counts, a group's figures, seat links) and index.js,
+// its client, loaded on first use: {name, title, mountSetup(container, ctx),
+// createScreen(container, controller), describe(before, after, event), replayState(table)}.
+// Views, groups and sharing read a game through its manifest and never by its name.
+import mahe from "./mahe/manifest.js";
+import magellan from "./magellan/manifest.js";
+import mhing from "./mhing/manifest.js";
 
 // The shapes a game client deals in come from openapi.yaml (tests/contract/test_pwa_types.py): a
 // field renamed on the server fails `tsc --checkJs` in the screen that reads it.
@@ -61,15 +66,42 @@
  * @property {(event: GameEvent, table: Table) => boolean} [confirmFirst]
  */
 
-const LOADERS = {
-  mahe: () => import("./mahe/index.js"),
-  magellan: () => import("./magellan/index.js"),
-  mhing: () => import("./mhing/index.js"),
-};
+/**
+ * What the app knows of a game without loading its client (js/games/<name>/manifest.js).
+ * @typedef {object} GameManifest
+ * @property {string} name The API name (`game` of tables and groups), also the folder's
+ * @property {string} title As the box prints it, in every language
+ * @property {number} min Fewest players
+ * @property {number} max Most players
+ * @property {() => Promise<{default: unknown}>} load The game's client (its index.js)
+ * @property {[string, string][]} statsColumns A group's statistics table: [figure of `by_game`, i18n key]
+ * @property {((players: any[], tools: {t: typeof import("../i18n.js").t, chart: typeof import("../groups/charts.js").chart}) => HTMLElement[])} [statsCharts] The game's own charts of a group's figures
+ * @property {string | null} progressAxis The i18n key of a step of a finished table's score chart; null: no such chart
+ * @property {(table: any) => boolean} needsSeatLinks Whether the players need their own links at this table (cards only their phone may show)
+ * @property {string[]} [colours] Colours a player brings (a group player's own colour is one of them)
+ * @property {(group: any, seatIds: string[], last: any) => {name: string, colours?: string[]}[]} [seatPlayers] A new table's players from a group's (default: their names), given the group's last seating at the game
+ * @property {{ready: () => boolean, refresh: () => Promise<unknown>}} [start] Data the game needs before the first screen (fetched then when not `ready`)
+ */
+
+/** @type {GameManifest[]} */
+export const GAMES = [mahe, magellan, mhing];
+
+/**
+ * @param {string | null | undefined} name
+ * @returns {GameManifest | null}
+ */
+export function manifestOf(name) {
+  return GAMES.find((g) => g.name === name) || null;
+}
+
+/** The game's title (as the box prints it, in every language); the name itself for an unknown game. @param {string} name */
+export function gameTitle(name) {
+  return manifestOf(name)?.title || name;
+}
 
 /** @param {string} name */
 export function hasClient(name) {
-  return Object.hasOwn(LOADERS, name);
+  return manifestOf(name) !== null;
 }
 
 /**
@@ -77,7 +109,7 @@ export function hasClient(name) {
  * @returns {Promise<GameClient | null>}
  */
 export async function loadGame(name) {
-  const loader = LOADERS[/** @type {keyof typeof LOADERS} */ (name)];
+  const manifest = manifestOf(name);
   // Each client reads its own game's events only (its name picked it), hence the narrower describe().
-  return loader ? /** @type {GameClient} */ (/** @type {unknown} */ ((await loader()).default)) : null;
+  return manifest ? /** @type {GameClient} */ (/** @type {unknown} */ ((await manifest.load()).default)) : null;
 }

@@ -2,9 +2,10 @@
 // before it is sent (issue 33, item 9): a whole export can be megabytes, the server takes 256 KiB.
 // The server decides what counts (it matches the games by name again and checks every play); the
 // phone only leaves out the plays of other games and the parts the import does not read.
+import { GAMES } from "../games/registry.js";
 
 /**
- * "Mahé", "MAHE" and " mahe " are one name (case, accents and spacing left aside).
+ * One name whatever its case, accents and spacing ("Ab é" and " AB E" are one).
  * @param {unknown} name
  */
 export function folded(name) {
@@ -22,10 +23,11 @@ export function folded(name) {
  * @typedef {{games: BgGame[], players: BgPlayer[], plays: BgPlay[]}} BgExport
  */
 
-const OURS = new Set(["mahe", "magellan", "mhing"]);
+// Our games by name and by title, folded (the server matches them again: api.groups.imports).
+const OURS = new Set(GAMES.flatMap((g) => [g.name, folded(g.title)]));
 
 /**
- * The export with only the plays of Mahé, Magellan and Mhing, their games and their players;
+ * The export with only the plays of our games, their games and their players;
  * null when the text is not a BG Stats export.
  * @param {string} text
  * @returns {{games: any[], players: any[], plays: any[]} | null}

@@ -5,7 +5,7 @@
 // with its creation's Idempotency-Key.
 import * as api from "../api.js";
 import * as store from "../store.js";
-import { PALETTE } from "../games/mahe/colours.js";
+import { manifestOf } from "../games/registry.js";
 import { LOCAL_PREFIX } from "../sync/session.js";
 import { noteTableGroup } from "./evening.js";
 
@@ -21,41 +21,18 @@ export function lastSeating(group, game) {
 }
 
 /**
- * The players of the table body for `game`: Mahé seats get turtle colours (MA-2: two each with 2–3
- * players, one with more) — the ones each player had last time where they still fit, else the
- * player's own colour, else the first free colours of the palette.
+ * The players of the table body for `game`: their names, and what the game has each bring (its
+ * manifest's seatPlayers: Mahé's turtle colours, as last time where they still fit).
  * @param {Schemas["Group"]} group
- * @param {"mahe" | "magellan" | "mhing"} game
+ * @param {string} game
  * @param {string[]} seatIds
+ * @returns {{name: string, colours?: string[]}[]}
  */
 export function tablePlayers(group, game, seatIds) {
+  const seatPlayers = manifestOf(game)?.seatPlayers;
+  if (seatPlayers) return seatPlayers(group, seatIds, lastSeating(group, game));
   const byId = new Map(group.players.map((p) => [p.id, p]));
-  if (game !== "mahe") return seatIds.map((id) => ({ name: byId.get(id).name }));
-  const each = seatIds.length <= 3 ? 2 : 1;
-  const last = lastSeating(group, "mahe");
-  const before = new Map((last?.seats || []).map((id, seat) => [id, last.players[seat]?.colours || []]));
-  const taken = new Set();
-  const chosen = seatIds.map((id) => {
-    // Colours the palette knows (a group player's colour and a last seating's are any strings).
-    const wanted = /** @type {import("../games/mahe/colours.js").Colour[]} */ ([...(before.get(id) || []), byId.get(id).colour].filter((c) => PALETTE.includes(/** @type {import("../games/mahe/colours.js").Colour} */ (c))));
-    const mine = [];
-    for (const colour of wanted) {
-      if (mine.length < each && !taken.has(colour) && !mine.includes(colour)) mine.push(colour);
-    }
-    mine.forEach((c) => taken.add(c));
-    return mine;
-  });
-  return seatIds.map((id, seat) => {
-    const colours = chosen[seat];
-    for (const colour of PALETTE) {
-      if (colours.length >= each) break;
-      if (!taken.has(colour)) {
-        colours.push(colour);
-        taken.add(colour);
-      }
-    }
-    return { name: byId.get(id).name, colours };
-  });
+  return seatIds.map((id) => ({ name: byId.get(id)?.name || "" }));
 }
 
 /**

@@ -2,7 +2,7 @@
 // the ranking with each game's score, the game's extras, and the export buttons. The panel keeps
 // the winner line and the ranking for the share card (`shareCard`, see ui/share-card.js).
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
-/** @typedef {Schemas["MaheResult"] | Schemas["MagellanResult"] | Schemas["MhingResult"]} GameResult */
+/** @typedef {NonNullable<Schemas["Table"]["result"]>} GameResult */
 import { h } from "../dom.js";
 import { t, list } from "../i18n.js";
 import { exportButtons } from "../views/exports.js";

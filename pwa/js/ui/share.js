@@ -1,5 +1,6 @@
 // Share a table link: the system share sheet when there is one, else a sheet with the link + copy.
 import { h } from "../dom.js";
+import { manifestOf } from "../games/registry.js";
 import { t } from "../i18n.js";
 import { openSheet } from "./sheet.js";
 import { toast } from "../toast.js";
@@ -30,15 +31,13 @@ export function seatLink(tableId, seat, seatToken) {
 }
 
 /**
- * Do the players need their own links at this table: secret hands (Magellan ledger), the card slid
- * from the hand under Magellan A (MG-8, typed on the slider's own phone), Mahé's face-down egg
- * cards (MA-7)?
+ * Do the players need their own links at this table: cards only their own phone may show (the
+ * game's manifest says when: Magellan's secret hands, Mahé's face-down egg cards …)?
  * @param {import("kibitz-api").components["schemas"]["Table"] | null | undefined} table
  */
 export function needsSeatLinks(table) {
-  if (table?.game === "mahe") return true;
-  if (table?.game !== "magellan") return false;
-  return table.options?.depth === "ledger" || (table.options?.sides?.magellan ?? "A") === "A";
+  const manifest = manifestOf(table?.game);
+  return Boolean(table && manifest?.needsSeatLinks(table));
 }
 
 /** The system share sheet; false when there is none or it failed (AbortError counts as done). */

@@ -10,7 +10,7 @@ import { navigate, replacePath } from "../router.js";
 import { setRulesGame } from "../ui/header.js";
 import { segmented } from "../ui/players-form.js";
 import { toast, toastError } from "../toast.js";
-import { PALETTE } from "../games/mahe/colours.js";
+import { GAMES, gameTitle, manifestOf } from "../games/registry.js";
 import { chart } from "../groups/charts.js";
 import { qrSwitch } from "../ui/share.js";
 import { createGroupSoon, flushPending, flushPendingGroups } from "../groups/filing.js";
@@ -23,17 +23,8 @@ import { ourPlays } from "../groups/bgstats.js";
 /** @typedef {Schemas["HistoryEntry"]} HistoryEntry */
 /** @typedef {Schemas["PlayerStats"]} PlayerStats */
 
-/** @type {{name: "mahe" | "magellan" | "mhing", title: string, min: number, max: number}[]} */
-const GAMES = [
-  { name: "mahe", title: "Mahé", min: 2, max: 7 },
-  { name: "magellan", title: "Magellan", min: 3, max: 6 },
-  { name: "mhing", title: "Mhing", min: 2, max: 6 },
-];
-
-/** The games' names are their own (as the boxes print them), in every language. */
-function gameTitle(name) {
-  return GAMES.find((g) => g.name === name)?.title || name;
-}
+/** The colours a group player may have: those a game seats players with (Mahé's turtles). */
+const PALETTE = [...new Set(GAMES.flatMap((g) => g.colours || []))];
 
 function when(iso) {
   return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
@@ -186,8 +177,8 @@ export async function mountGroup(container, { params, query }) {
 
   // ---------- play: a game's setup (views/setup.js) with the group's players, one tap each ----------
   function renderPlay() {
-    const plays = new Map((group.plays || []).map((p) => [p.game, p]));
-    /** @param {"mahe" | "magellan" | "mhing"} name */
+    const plays = new Map((group.plays || []).map((p) => [/** @type {string} */ (p.game), p]));
+    /** @param {string} name */
     const played = (name) => {
       const p = plays.get(name);
       return p ? h("span", { class: "game-meta", testid: `plays-${name}` }, t("group.plays_line", { count: p.games, date: shortDay(p.last_played_at) })) : null;
@@ -267,7 +258,7 @@ export async function mountGroup(container, { params, query }) {
       { class: "history-actions" },
       entry.imported ? null : h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(entry.table_id)}` }, t("group.open_table")),
       entry.record_path ? h("a", { class: "btn-link", href: entry.record_path, download: "" }, t("group.record")) : null,
-      entry.status === "finished" && entry.game !== "magellan" && !entry.imported
+      entry.status === "finished" && manifestOf(entry.game)?.progressAxis && !entry.imported
         ? h("button", { type: "button", class: "btn-link", testid: `progress-${entry.table_id}`, onclick: () => progressChart(entry, detail) }, t("group.score_over_game"))
         : null,
       token && entry.status !== "finished"
@@ -297,7 +288,7 @@ export async function mountGroup(container, { params, query }) {
           title: t("group.score_over_game"),
           kind: "lines",
           labels: steps,
-          xLabel: t(entry.game === "mhing" ? "group.round" : "group.move"),
+          xLabel: t(manifestOf(entry.game)?.progressAxis || "group.move"),
           series: entry.players.map((p) => ({ label: p.name, values: data.lines[p.seat] })),
           testid: `chart-progress-${entry.table_id}`,
         }),
@@ -399,15 +390,12 @@ export async function mountGroup(container, { params, query }) {
   }
 
   /**
-   * @param {"mahe" | "magellan" | "mhing"} game
+   * @param {string} game
    * @param {PlayerStats[]} players
    */
   function gameStats(game, players) {
-    const columns = {
-      mahe: [["eggs_per_game", "group.eggs_per_game"], ["busts", "group.busts"], ["beaches", "group.beaches"], ["best_score", "group.best"]],
-      magellan: [["average_score", "group.average"], ["best_score", "group.best"]],
-      mhing: [["hands_won", "group.hands_won"], ["hand_points", "group.hand_points"], ["biggest_hand", "group.biggest_hand"]],
-    }[game];
+    const manifest = manifestOf(game);
+    const columns = manifest?.statsColumns || [];
     const table = h(
       "table",
       { class: "stats-table", testid: `stats-${game}` },
@@ -420,16 +408,7 @@ export async function mountGroup(container, { params, query }) {
     );
     /** @type {HTMLElement[]} */
     const section = [...scrollable(table)];
-    if (game === "magellan") {
-      const sources = ["fields", "money", "magellan", "pizarro"];
-      section.push(chart({ title: t("group.points_by_source"), kind: "bars", labels: sources.map((k) => t(`group.source.${k}`)), xLabel: t("group.source"), series: [{ label: t("group.points"), values: sources.map((k) => players.reduce((sum, p) => sum + p.by_game.magellan.points_by_source[k], 0)) }], testid: "chart-magellan-sources" }));
-    }
-    if (game === "mhing") {
-      const counts = new Map();
-      players.forEach((p) => p.by_game.mhing.premiums.forEach(({ code, count }) => counts.set(code, (counts.get(code) || 0) + count)));
-      const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
-      if (top.length) section.push(chart({ title: t("group.premiums_chart"), kind: "bars", labels: top.map(([code]) => t(`mhing.premium.${code}`, {}, code)), xLabel: t("group.premium"), series: [{ label: t("group.times"), values: top.map(([, n]) => n) }], testid: "chart-mhing-premiums" }));
-    }
+    if (manifest?.statsCharts) section.push(...manifest.statsCharts(players, { t, chart }));
     return h("section", { class: "group-game-stats", "aria-label": gameTitle(game) }, section);
   }
 

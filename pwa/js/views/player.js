@@ -7,17 +7,10 @@ import { t, number, percent, locale } from "../i18n.js";
 import * as api from "../api.js";
 import { setRulesGame } from "../ui/header.js";
 import { dateQuery } from "../groups/dates.js";
+import { GAMES, gameTitle } from "../games/registry.js";
 
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {Schemas["PlayerPage"]} PlayerPage */
-
-/** The games' names are their own (as the boxes print them), in every language. */
-const TITLES = { mahe: "Mahé", magellan: "Magellan", mhing: "Mhing" };
-
-/** @param {string} name */
-function gameTitle(name) {
-  return TITLES[/** @type {keyof TITLES} */ (name)] || name;
-}
 
 /** @param {string} iso */
 function day(iso) {
@@ -81,9 +74,11 @@ export async function mountPlayer(container, { params, query }) {
       "player-summary",
     ),
   );
-  const lastOf = new Map(page.last_played.map((l) => [l.game, l.at]));
-  for (const game of /** @type {const} */ (["mahe", "magellan", "mhing"])) {
-    const s = page.by_game[game];
+  const lastOf = new Map(page.last_played.map((l) => [/** @type {string} */ (l.game), l.at]));
+  /** Each game's figures by its name (the figures every game has are read here). */
+  const byGame = /** @type {Record<string, PlayerPage["by_game"][keyof PlayerPage["by_game"]]>} */ (page.by_game);
+  for (const { name: game } of GAMES) {
+    const s = byGame[game];
     if (!s) continue;
     const at = lastOf.get(game);
     parts.push(

@@ -41,7 +41,7 @@ export async function mountSetup(container, { params, query }) {
     container.append(h("p", { class: "muted" }, t("error.unknown_game")), h("a", { href: "#/", class: "btn btn-secondary" }, t("common.back")));
     return;
   }
-  const gameName = /** @type {"mahe" | "magellan" | "mhing"} */ (game.name);
+  const gameName = game.name;
   setRulesGame(game.name);
   /** @type {import("../games/registry.js").SetupContext["meta"]} */
   let meta = { name: game.name, title: game.title, min_players: 2, max_players: 7 };
