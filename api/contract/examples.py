@@ -67,7 +67,7 @@ RECORD = {
 }
 
 
-# Stateless Mahé (api.http.mahe): a move on a position.
+# Stateless Mahé (api.games.mahe.endpoints): a move on a position.
 MAHE_MOVE = {
     "position": {
         "raft": ["green"],
@@ -90,7 +90,7 @@ def example_sheet() -> dict[str, Any]:
     return data
 
 
-# Stateless Magellan (api.http.magellan): an end position to score.
+# Stateless Magellan (api.games.magellan.endpoints): an end position to score.
 MAGELLAN_SCORE = {
     "sides": {"pizarro": "B"},
     "board_sheet": example_sheet(),
@@ -114,7 +114,7 @@ MAGELLAN_SCORE = {
     ],
 }
 
-# Stateless Mhing (api.http.mhing): a hand to score, one to list the waits of, and claims on a discard.
+# Stateless Mhing (api.games.mhing.endpoints): a hand to score, one to list the waits of, claims.
 MHING_SCORE = {
     "groups": ["b3 jk=b4 b5"],
     "hidden": "c5 c5 c5 we we we dr dr jk k2 k2",

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.games.schema_kit import flag, integer, items, nested, strict, text
 from api.contract.problem_codes import catalog
+from api.games.schema_kit import flag, integer, items, nested, strict, text
 
 BgStatsGame = strict("BgStatsGame", {"name": text(), "sourceGameId": text(), "highestWins": flag()})
 BgStatsPlayer = strict(

@@ -1,5 +1,5 @@
 """The building blocks of the games' view schemas (api/games/<game>/view_schemas.py) and of the
-shared ones (api.http.view_schemas): strict schema classes named as their OpenAPI component, the
+shared ones (api.contract.view_schemas): strict schema classes named as their OpenAPI component, the
 field shorthands, and what every game's view has (notes, decider, undo, ranking, result, actions).
 
 These schemas only document: the answers are built by the rules (`rules_view`) and dumped as they
@@ -67,7 +67,7 @@ def texts(description: str | None = None, *, null: bool = False, one_of: Any = N
 
 
 def ref(name: str) -> dict[str, str]:
-    """A reference from a Raw field (apispec keeps only `x-` metadata there; api.http.vocabulary
+    """A reference from a Raw field (apispec keeps only `x-` metadata there; api.contract.vocabulary
     turns it into a `$ref` once every component is registered)."""
     return {"x-ref": name}
 

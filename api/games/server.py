@@ -30,7 +30,7 @@ class EventKind:
 
 @dataclass(frozen=True)
 class GameDocs:
-    """The game's view schemas, as the OpenAPI document types a table of it (api.http.vocabulary)."""
+    """The game's view schemas, as the OpenAPI document types a table of it (api.contract.vocabulary)."""
 
     view: type[Schema]
     legal: type[Schema]
@@ -93,6 +93,6 @@ class GameServer:
     operation_ids: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (path, method) → id
     problem_texts: Mapping[tuple[str, str, int], str] = field(default_factory=dict)  # (path, method, status)
     examples: Callable[[], JSON] | None = None  # an answer per own operation id, for the document
-    passed_on: frozenset[tuple[str, str]] = frozenset()  # api.http.problem_codes.PASSED_ON
+    passed_on: frozenset[tuple[str, str]] = frozenset()  # api.contract.problem_codes.PASSED_ON
     statistics: GameStatistics | None = None
     sheet_kind: SheetKind | None = None  # board sheets of the game's printed numbers (Magellan MG-2)

@@ -377,7 +377,7 @@ MagellanOptionsRequest = optional_copy(
 )
 
 
-# ---------- its events' own kinds of field (api.http.vocabulary) ----------
+# ---------- its events' own kinds of field (api.contract.vocabulary) ----------
 
 
 class MagellanAuctionStepSchema(Schema):

@@ -117,7 +117,7 @@ MhingLegalActions = strict(
 MhingOptionsRequest = optional_copy(MhingOptions, "MhingOptionsRequest")
 
 
-# ---------- its events' own kind of field (api.http.vocabulary) ----------
+# ---------- its events' own kind of field (api.contract.vocabulary) ----------
 
 CARDS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
 
