@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
+from importlib import import_module
 from typing import Any
 
 from flask import Flask
 from flask_cors import CORS
-from flask_smorest import Api
+from flask_smorest import Api, Blueprint
 
 from api.config import MAX_BODY_BYTES, database_url_from_env
 from api.contract.conventions import Handling, apply_conventions
@@ -108,6 +109,22 @@ def _sized_bodies(flask_app: Flask) -> Any:
     return app
 
 
+def game_blueprints() -> list[Blueprint]:
+    """Each game's own endpoints without a table (`api/games/<game>/endpoints.py`, where it has
+    them): handlers, so the app finds them, not the game's package (which the contract and the
+    groups read)."""
+    found = []
+    for folder in servers():
+        try:
+            module = import_module(f"api.games.{folder}.endpoints")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"api.games.{folder}.endpoints":
+                raise
+            continue
+        found.append(module.blp)
+    return found
+
+
 def create_app(database_url: str | None = None, **config: Any) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config.update(
@@ -170,7 +187,7 @@ def create_app(database_url: str | None = None, **config: Any) -> Flask:
         tables.blp,
         stream.blp,
         records.blp,
-        *(g.blueprint for g in servers().values() if g.blueprint is not None),  # /api/<game>/…
+        *game_blueprints(),  # /api/<game>/…
         sheets.blp,
         groups.blp,
         evening.blp,

@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from api.rules.common.events import Field
@@ -89,7 +88,6 @@ class GameServer:
 
     manifest: Manifest
     docs: GameDocs
-    blueprint: Blueprint | None = None  # its own endpoints, without a table (/api/<game>/…)
     operation_ids: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (path, method) → id
     problem_texts: Mapping[tuple[str, str, int], str] = field(default_factory=dict)  # (path, method, status)
     examples: Callable[[], JSON] | None = None  # an answer per own operation id, for the document

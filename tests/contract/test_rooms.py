@@ -3,7 +3,8 @@ only point down, so a room can be read, tested and changed without the ones abov
 
     api.app, api.openapi_doc, api.serving   the top: assemble the app, write the document, serve it
     api.phone     the phone app's build and serving (var/static/ under hashed names, WhiteNoise)
-    api.http      the handlers (blueprints) and their request plumbing
+    api.http      the handlers (blueprints) and their request plumbing; a game's own endpoints
+                  (api/games/<game>/endpoints.py) are handlers too, found by the app
     api.push      one read and one render per change, written to every stream that keeps up
     api.contract  the OpenAPI document's machinery, the examples, problem codes, the table's schema
     everything else under api/ (rules, tables, groups, sheets, i18n, db, …): no web room at all
@@ -41,7 +42,10 @@ def module_name(path: Path) -> str:
 
 
 def room_of(module: str) -> str:
-    return ".".join(module.split(".")[:2])
+    parts = module.split(".")
+    if len(parts) == 4 and parts[:2] == ["api", "games"] and parts[3] == "endpoints":
+        return "api.http"  # a game's handlers live with the game, and count with the handlers
+    return ".".join(parts[:2])
 
 
 def imports_of(path: Path) -> set[str]:
@@ -138,4 +142,12 @@ def test_the_rules_here_are_what_the_test_reads() -> None:
     """The checker sees a lazy import and a `from api.room import module` (else it proves nothing)."""
     assert "api.http.stream" in graph()["api.http.health"]  # imported inside a function
     assert "api.contract.examples" in graph()["api.http.tables"]  # from api.contract import examples
+    assert room_of("api.games.mahe.endpoints") == "api.http" and room_of("api.games.mahe") == "api.games"
+
+
+def test_a_game_package_holds_no_handler() -> None:
+    """The contract and the groups read a game's package (api.games.servers()); its endpoints are
+    found by the app alone, so reading a game's schemas never loads a handler."""
+    for folder in ("mahe", "magellan", "mhing"):
+        assert f"api.games.{folder}.endpoints" not in graph()[f"api.games.{folder}"]
     assert "api.app" in graph()["api.openapi_doc"]

@@ -3,7 +3,7 @@ view schemas and board sheet, what a group counts of it."""
 
 from __future__ import annotations
 
-from api.games.magellan import endpoints, sheets, statistics
+from api.games.magellan import sheets, statistics
 from api.games.magellan import view_schemas as views
 from api.games.server import EventKind, GameDocs, GameServer
 from api.rules.magellan.game import SECRET_EVENT_FIELDS
@@ -39,7 +39,6 @@ SERVER = GameServer(
         # What the open log masks while the game runs (api.rules.magellan.game.public_event).
         masked={kind: fields[0] for kind, fields in SECRET_EVENT_FIELDS.items()},
     ),
-    blueprint=endpoints.blp,
     operation_ids={
         ("/api/magellan/score", "post"): "scoreMagellanPosition",
         ("/api/magellan/pizarro/odds", "post"): "pizarroOdds",

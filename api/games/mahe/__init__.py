@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.games.mahe import endpoints, statistics
+from api.games.mahe import statistics
 from api.games.mahe import view_schemas as views
 from api.games.server import GameDocs, GameServer
 from api.rules.mahe.manifest import MANIFEST
@@ -20,7 +20,6 @@ SERVER = GameServer(
         also=[views.MaheOptionsRequest, views.TurtleOwners],
         players=views.creation_players,
     ),
-    blueprint=endpoints.blp,
     operation_ids={("/api/mahe/move", "post"): "resolveMaheMove"},
     statistics=statistics.STATISTICS,
 )

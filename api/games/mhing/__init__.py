@@ -3,7 +3,7 @@ schemas, what a group counts of it."""
 
 from __future__ import annotations
 
-from api.games.mhing import endpoints, statistics
+from api.games.mhing import statistics
 from api.games.mhing import view_schemas as views
 from api.games.server import EventKind, GameDocs, GameServer
 from api.rules.mhing.manifest import MANIFEST
@@ -24,7 +24,6 @@ SERVER = GameServer(
             )
         },
     ),
-    blueprint=endpoints.blp,
     operation_ids={
         ("/api/mhing/score", "post"): "scoreMhingHand",
         ("/api/mhing/waits", "post"): "listMhingWaits",
