@@ -13,6 +13,7 @@ import * as api from "../api.js";
 import * as store from "../store.js";
 import { ask, startReferee } from "../referee/client.js";
 import * as localdb from "./localdb.js";
+import { refereeHolds } from "./refereed.js"; // wire: the live stream takes the log alone while the referee holds the table
 import { refusalText } from "../i18n.js";
 import { extended, headOf, inEffect, namedUndo, nextToSend, noteMet, reconcile, refused, replaced, resolved, sameEvent, stored, tapped } from "./merge.js";
 
@@ -147,6 +148,7 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
     describeConflict,
     close() {
       closed = true;
+      refereeHolds(id, false); // wire
       ask({ op: "close", id }).catch(() => undefined);
     },
   };
@@ -250,9 +252,11 @@ export async function openSession(initialId, { onChange = () => {}, onRenamed = 
       mode = "server"; // server-drawn chance, hidden hands, or a log this phone cannot follow
       held = null;
       view = serverView || view;
+      refereeHolds(id, false); // wire: whole tables again on the stream
       return false;
     }
     mode = "local";
+    refereeHolds(id, true); // wire: the stream may send the log alone
     if (!record.queue.length) localSince = null;
     view = compose(answer.view, merged.shown.length);
     return true;
