@@ -32,9 +32,10 @@ from api.http.i18n import LANGUAGE_TAG, asked_language, best_language
 from api.http.limits import client_address, guard_token, limit_response
 from api.http.press import Press, Reader, Requests, direct_socket
 from api.http.view_cache import VIEWS_KEY, ViewCache
-from api.tables.changes import ChangeFeed, announcer
 from api.rules.registry import get_game
+from api.tables.changes import ChangeFeed, announcer
 from api.tables.store import TableStore
+
 
 class _LogItemVocabulary(BasePlugin):
     """Types the `log` event in the document beside the stream's other items: `TableStreamLog`,
@@ -346,7 +347,6 @@ def _seat() -> int | None:
     return int(raw)
 
 
-
 def _stream_doc() -> dict[str, Any]:
     """STREAM_DOC with the example's whole table (the create example's Mahé table at version 4)."""
     from api.http.response_examples import mahe_table
@@ -356,10 +356,13 @@ def _stream_doc() -> dict[str, Any]:
     examples["table"]["value"]["data"]["table"] = mahe_table(4)
     return doc
 
+
 @blp.route("/<string:table_id>/stream")
 class TableStream(MethodView):
     @blp.doc(operationId="streamTable", **_stream_doc())
-    @blp.alt_response(400, response="BAD_REQUEST", description="Malformed Last-Event-ID, since, seat, view or lang")
+    @blp.alt_response(
+        400, response="BAD_REQUEST", description="Malformed Last-Event-ID, since, seat, view or lang"
+    )
     @blp.alt_response(401, response="UNAUTHORIZED", description="`?seat` without a seat token")
     @blp.alt_response(403, response="FORBIDDEN", description="Not this seat's token")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table or seat")

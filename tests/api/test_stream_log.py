@@ -88,7 +88,9 @@ def stream_once(client: FlaskClient, table_id: str, query: str) -> list[dict[str
     assert answer.status_code == 200, text
     events = []
     for block in text.split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+        fields = dict(
+            line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":")
+        )
         if "data" in fields:
             data = json.loads(fields["data"])
             assert fields["event"] == data["type"] and int(fields["id"]) == data["version"]
@@ -128,7 +130,9 @@ def test_a_phone_on_the_lean_stream_rebuilds_the_table_as_get_reads_it(
     events = game.events[:120]
     for version, event in enumerate(events, 1):
         answer = client.post(
-            f"/api/tables/{table_id}/events", json={"expected_version": version - 1, "event": event}, headers=auth
+            f"/api/tables/{table_id}/events",
+            json={"expected_version": version - 1, "event": event},
+            headers=auth,
         )
         assert answer.status_code == 201, answer.get_data(as_text=True)
         if version % every and version != len(events):
@@ -146,7 +150,9 @@ def test_log_events_are_one_message_for_every_language_and_seat(lean_app: Flask)
     `since` past the table's version gets the whole table; `Last-Event-ID` wins over `since`."""
     client = lean_app.test_client()
     game = mahe_game("mahe", 3, "physical", 5)
-    created = client.post("/api/tables", json={"game": "mahe", "players": game.players, "options": game.options})
+    created = client.post(
+        "/api/tables", json={"game": "mahe", "players": game.players, "options": game.options}
+    )
     table_id, token = created.get_json()["id"], created.get_json()["write_token"]
     for version, event in enumerate(game.events[:3]):
         client.post(
@@ -162,7 +168,9 @@ def test_log_events_are_one_message_for_every_language_and_seat(lean_app: Flask)
     (item,) = stream_once(client, table_id, "view=log&since=2")
     assert item["type"] == "log" and [e["seq"] for e in item["entries"]] == [3] and "seed" not in item
     assert [e["type"] for e in stream_once(client, table_id, "view=log&since=9")] == ["table"]
-    with client.get(f"/api/tables/{table_id}/stream?view=log&since=0", headers={"Last-Event-ID": "1"}) as answer:
+    with client.get(
+        f"/api/tables/{table_id}/stream?view=log&since=0", headers={"Last-Event-ID": "1"}
+    ) as answer:
         text = answer.get_data(as_text=True)
     assert '"seq":1' not in text and '"seq":2' in text and '"seq":3' in text
 
@@ -171,18 +179,24 @@ def test_log_events_are_one_message_for_every_language_and_seat(lean_app: Flask)
     ("game", "options"),
     [("mahe", {"chance": "digital"}), ("magellan", {"chance": "digital"}), ("magellan", {"depth": "ledger"})],
 )
-def test_tables_that_keep_secrets_refuse_the_lean_stream(app: Flask, game: str, options: dict[str, Any]) -> None:
+def test_tables_that_keep_secrets_refuse_the_lean_stream(
+    app: Flask, game: str, options: dict[str, Any]
+) -> None:
     """Server-drawn chance and hidden hands cannot be derived from the open log: 409, nothing opened."""
     players = (
         [{"name": f"P{i}", "colours": [c]} for i, c in enumerate(["red", "green", "yellow", "purple"])]
         if game == "mahe"
         else [{"name": n} for n in ("Ada", "Bo", "Cy")]
     )
-    created = app.test_client().post("/api/tables", json={"game": game, "players": players, "options": options})
+    created = app.test_client().post(
+        "/api/tables", json={"game": game, "players": players, "options": options}
+    )
     assert created.status_code == 201, created.get_data(as_text=True)
     answer = app.test_client().get(f"/api/tables/{created.get_json()['id']}/stream?view=log")
     assert answer.status_code == 409 and answer.get_json()["code"] == "open-record-only"
-    assert app.test_client().get(f"/api/tables/{created.get_json()['id']}/stream?view=whole").status_code == 400
+    assert (
+        app.test_client().get(f"/api/tables/{created.get_json()['id']}/stream?view=whole").status_code == 400
+    )
 
 
 @pytest.mark.gunicorn

@@ -44,7 +44,7 @@ def test_a_phone_on_the_lean_stream_shows_what_the_server_shows(live_server: str
             break
         lean.wait_for_timeout(100)
     assert any(switched.search(url) for url in urls), urls
-    assert any(url.endswith(f"/stream?patches=true&lang=en") for url in urls)  # before the referee
+    assert any(url.endswith("/stream?patches=true&lang=en") for url in urls)  # before the referee
 
     # A phone without a referee: the server's whole tables and patches.
     plain = new_phone()
