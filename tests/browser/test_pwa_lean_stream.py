@@ -26,7 +26,7 @@ def _next_move(table: dict[str, Any], value: int) -> dict[str, Any]:
 
 def _shown(page: Any) -> list[str]:
     return [
-        page.get_by_test_id(name).first.inner_text() if page.get_by_test_id(name).count() else ""
+        (page.get_by_test_id(name).first.text_content() or "") if page.get_by_test_id(name).count() else ""
         for name in SHOWN
     ]
 
@@ -36,14 +36,16 @@ def test_a_phone_on_the_lean_stream_shows_what_the_server_shows(live_server: str
     lean = new_phone()
     urls: list[str] = []
     lean.on("request", lambda request: urls.append(request.url))
+    said: list[str] = []
+    lean.on("console", lambda message: said.append(message.text))
     lean.goto(table.link)
     lean.get_by_test_id("board").wait_for()
     switched = re.compile(rf"/api/tables/{table.id}/stream\?view=log&since=(\d+)&lang=en$")
-    for _ in range(300):  # the referee arrives (Pyodide): at most 30 s on a loaded machine
+    for _ in range(600):  # the referee arrives (Pyodide): at most 60 s on a loaded machine
         if any(switched.search(url) for url in urls):
             break
         lean.wait_for_timeout(100)
-    assert any(switched.search(url) for url in urls), urls
+    assert any(switched.search(url) for url in urls), ([u for u in urls if "/api/" in u], said)
     assert any(url.endswith("/stream?patches=true&lang=en") for url in urls)  # before the referee
 
     # A phone without a referee: the server's whole tables and patches.
