@@ -12,6 +12,11 @@ or one back with Last-Event-ID) gets a message of its own, rendered once per dis
 A stream that asked for patches (`?patches=true`) gets, after its first whole table, `patch` events:
 the JSON Patch from the table it has to the new one (api.push.deltas), diffed once per group too. The
 table as each version renders it is kept per language for a few versions, the base of those patches.
+
+A stream opened with `?view=log` (a phone whose own referee holds the table) gets `log` events: the
+new log entries alone (and the seed once the table shows it): the state, legal actions and result
+are what its referee works out from the log. They depend on neither language nor seat, so every
+such stream of a table one version behind shares one message.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from api.contract.table import TableSchema
 from api.i18n import localize_notes
 from api.push.deltas import diff
 from api.push.view_cache import ViewCache
+from api.rules.common.seeds import shown_seed
 from api.tables.store import TableRow, TableStore, public_entries, require_game
 from api.tables.views import table_view
 
@@ -35,8 +41,17 @@ ENTRIES_KEPT = 256  # log entries kept per followed table; a phone further behin
 MESSAGES_KEPT = 64  # rendered messages kept per followed table (a few per change at most)
 VIEWS_KEPT = 16  # table views kept per followed table, per (version, language): the patches' bases
 _TABLE_SCHEMA = TableSchema()
-# (from-version, version, language, seat, patch): `patch` when the message may be a `patch` event
-MessageKey = tuple[int | None, int, str, int | None, bool]
+# The forms of a stream's events: the whole table, a JSON Patch against the table sent last, or the
+# log entries alone (api.http.stream's `?patches=true`, `?view=log`).
+TABLE, PATCH, LOG = "table", "patch", "log"
+# (from-version, version, language, seat, form): the form the message may take
+MessageKey = tuple[int | None, int, str, int | None, str]
+
+
+def first_form(mode: str, since: int | None) -> str:
+    """The form of a stream's first event (`mode`: the form it asked for, each later event's): the
+    whole table, unless a `log` stream names the version it has."""
+    return LOG if mode == LOG and since is not None else TABLE
 
 
 def view_document(table: TableRow, language: str) -> Any:
@@ -51,6 +66,16 @@ def _event(name: str, version: int, data: dict[str, Any]) -> bytes:
     return f"id: {version}\nevent: {name}\ndata: {payload}\n\n".encode()
 
 
+def message_key(since: int | None, version: int, language: str, seat: int | None, form: str) -> MessageKey:
+    """Which streams share a message. A `log` event needs the phone's version (else, or past the
+    table's: the whole table) and is the same in every language and for every seat."""
+    if form == LOG and (since is None or since > version):
+        form = TABLE
+    if form == LOG:
+        language, seat = "", None
+    return (since, version, language, seat, form)
+
+
 def render(
     table: TableRow, entries: list[dict[str, Any]], private: Any, language: str, view: Any = None
 ) -> bytes:
@@ -63,6 +88,14 @@ def render(
         "private": private,
     }
     return _event("table", table.version, data)
+
+
+def render_log(table: TableRow, entries: list[dict[str, Any]]) -> bytes:
+    """One `log` event: `{type: "log", version, entries}`, and `seed` once the table shows it."""
+    data: dict[str, Any] = {"type": LOG, "version": table.version, "entries": entries}
+    if table.finished or table.seed_public:
+        data["seed"] = shown_seed(table.seed)
+    return _event(LOG, table.version, data)
 
 
 def render_patch(
@@ -122,18 +155,19 @@ class Edition:
         seat: int | None,
         *,
         read_after: float = float("-inf"),
-        patch: bool = False,
+        form: str = TABLE,
     ) -> tuple[int, bytes | None]:
         """The newest version and the event that brings a phone from version `since` (None: a phone
         with nothing) to it — None when the phone is there already. The table is read again only
         when it is older than `at_least` (a version announced since) or was read before `read_after`
-        (a heartbeat's or a listener's doubt), once for every stream that asks. With `patch`, the
-        event is a `patch` against the table at `since` when that view is still kept, else whole."""
+        (a heartbeat's or a listener's doubt), once for every stream that asks. With `form` PATCH,
+        the event is a `patch` against the table at `since` when that view is still kept, else
+        whole; with LOG, the entries after `since` (whole when the phone has nothing)."""
         table = self._table
         if table is not None and table.version >= at_least and self._read_at >= read_after:
             if table.version == since:
                 return table.version, None
-            body = self._messages.get((since, table.version, language, seat, patch))
+            body = self._messages.get(message_key(since, table.version, language, seat, form))
             if body is not None:
                 return table.version, body
         with self._lock:  # one reader and renderer; the streams that came meanwhile find its work
@@ -145,13 +179,17 @@ class Edition:
                 table, missed = self._read(since)  # further behind than kept: read what it missed
             if table.version == since:
                 return table.version, None
-            key = (since, table.version, language, seat, patch)
+            key = message_key(since, table.version, language, seat, form)
             body = self._messages.get(key)
             if body is None:
                 if missed is None and since is not None:
                     missed = [r for r in self._rows if r["seq"] > since]
-                base = self._views.get((since, language)) if patch and since is not None else None
-                body = self._render(table, missed or [], language, seat, since, base)
+                if key[-1] == LOG:
+                    self.counters.renders += 1
+                    body = render_log(table, public_entries(table, missed or []))
+                else:
+                    base = self._views.get((since, language)) if form == PATCH and since is not None else None
+                    body = self._render(table, missed or [], language, seat, since, base)
                 self._messages[key] = body
                 while len(self._messages) > MESSAGES_KEPT:
                     self._messages.popitem(last=False)

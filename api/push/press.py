@@ -29,7 +29,7 @@ import gevent
 from gevent import monkey as gevent_monkey
 from prometheus_client import Histogram
 
-from api.push.editions import Edition
+from api.push.editions import LOG, Edition
 from api.tables.changes import TableChanges
 
 log = logging.getLogger(__name__)
@@ -116,25 +116,17 @@ def make_way(deadline: float) -> None:
 class Reader:
     """One stream as the press holds it: its socket, where it is, and how to hand it back."""
 
-    __slots__ = ("sock", "sent", "language", "seat", "patches", "patch", "deadline", "back", "rest", "ended")
+    __slots__ = ("sock", "sent", "language", "seat", "mode", "form", "deadline", "back", "rest", "ended")
 
     def __init__(
-        self,
-        sock: Any,
-        sent: int,
-        language: str,
-        seat: int | None,
-        deadline: float,
-        *,
-        patches: bool = False,
-        whole_sent: bool = False,
+        self, sock: Any, sent: int, language: str, seat: int | None, deadline: float, *, mode: str, form: str
     ) -> None:
         self.sock = sock
         self.sent = sent
         self.language = language
         self.seat = seat
-        self.patches = patches  # the stream asked for patches
-        self.patch = patches and whole_sent  # … and has had its whole table: its next event may be one
+        self.mode = mode  # the form the stream asked for (editions.TABLE, PATCH, LOG)
+        self.form = form  # the form its next event may take (the whole table until it had one)
         self.deadline = deadline
         self.back = threading.Event()  # set when the stream is its own again
         self.rest = b""  # what the socket did not take of the last event
@@ -197,12 +189,16 @@ class Press:
                 threading.Thread(target=self._run, name="kibitz-press", daemon=True).start()
 
     def _publish(self, announced: int, read_after: float) -> None:
-        groups: defaultdict[tuple[int, str, int | None, bool], list[Reader]] = defaultdict(list)
+        groups: defaultdict[tuple[int, str, int | None, str], list[Reader]] = defaultdict(list)
         for reader in self.readers:
-            groups[(reader.sent, reader.language, reader.seat, reader.patch)].append(reader)
-        for (sent, language, seat, patch), readers in groups.items():
+            # `log` events are the same in every language and for every seat: one group.
+            lean = reader.form == LOG
+            key = (reader.sent, "" if lean else reader.language, None if lean else reader.seat, reader.form)
+            groups[key].append(reader)
+        for group, readers in groups.items():
+            sent, form = group[0], group[3]
             version, body = self.edition.message(
-                sent, announced, language, seat, read_after=read_after, patch=patch
+                sent, announced, readers[0].language, readers[0].seat, read_after=read_after, form=form
             )
             make_way(self._deadline)
             if body is not None:
@@ -222,7 +218,7 @@ class Press:
                 self._hand_back(reader, ended=True)
                 continue
             if version is not None:
-                reader.sent, reader.patch = version, reader.patches
+                reader.sent, reader.form = version, reader.mode  # it has a table now
             if taken < len(frame):
                 self.edition.counters.handed_back += 1
                 self._hand_back(reader, rest=frame[taken:])

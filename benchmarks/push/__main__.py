@@ -9,9 +9,12 @@ is sent until a phone has it), server CPU per message delivered to a phone (from
 server's whole process group), bytes per message, and the append's own round trip — with no
 stream open first, as the baseline. The phones of both systems are one node process
 (`phones.js`: raw sockets for SSE, socket.io-client for boardgame.io), so the clients cost little
-next to the servers. Kibitz's phones ask for patches (`?patches=true`, as the app does): bytes per
-change is what a phone receives per change (Kibitz: the SSE event in its HTTP chunk; boardgame.io:
-the socket.io frame), goal ≤ 1.2× boardgame.io's. Then the crowded table (`benchmarks.push.crowded`):
+next to the servers. Kibitz's phones open the stream as the app does once its referee holds the
+table (`?view=log`: the log entries alone). Bytes per change is what a phone receives per change
+(Kibitz: the SSE event in its HTTP chunk; boardgame.io: the socket.io frame), goal ≤ 1.2×
+boardgame.io's; `--bytes-phones` phones measure it once more for each of Kibitz's stream modes
+(whole tables, patches as the phone asks before its referee has arrived, the log alone) beside
+boardgame.io, in the same minutes. Then the crowded table (`benchmarks.push.crowded`):
 appends back to back with 500 and 2,000 streams against none, goal p50 and p99 ≤ 1.5×.
 Figures are ratios in one run: the machine is small and shared.
 
@@ -48,6 +51,10 @@ SERVER_CORE, PHONES_CORE = 0, 1
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 INTERVAL_MS = 200
 PRIORITY = -10
+# Kibitz's stream modes, as phones.js opens them: the phone's own (its referee holds the table), the
+# phone's before its referee has arrived, and whole tables (third-party clients).
+PHONE_MODE = "view=log"
+STREAM_MODES = {"whole tables": "", "patches": "patches=true", "log alone": PHONE_MODE}
 
 
 def group_cpu_seconds(pgid: int) -> float:
@@ -125,13 +132,20 @@ def bgio_server(folder: Path) -> Iterator[tuple[str, int]]:
 
 
 def run_phones(
-    system: str, base: str, pgid: int, phones: int, changes: int, log: Path, interval_ms: int = INTERVAL_MS
+    system: str,
+    base: str,
+    pgid: int,
+    phones: int,
+    changes: int,
+    log: Path,
+    interval_ms: int = INTERVAL_MS,
+    query: str = PHONE_MODE,
 ) -> dict[str, Any]:
     """One round: the phones connect, the mover changes the table (every `interval_ms`; 0: back to
     back), the server's CPU is counted from the moment every phone holds the table until the last
     change has arrived."""
     command = ["taskset", "-c", str(PHONES_CORE), "node", str(HERE / "phones.js")]
-    command += [system, base, str(phones), str(changes), str(interval_ms)]
+    command += [system, base, str(phones), str(changes), str(interval_ms), query]
     with log.open("ab") as errors:
         process = subprocess.Popen(
             command, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True, start_new_session=True
@@ -178,6 +192,10 @@ def main() -> None:
         help="Kibitz's SQLite file on /dev/shm (its commits wait for no disk, as boardgame.io's "
         "in-memory store does not)",
     )
+    parser.add_argument(
+        "--bytes-phones", type=int, default=100, help="phones for the bytes per change of each stream mode"
+    )
+    parser.add_argument("--no-crowded", action="store_true", help="leave out the crowded-table appends")
     args = parser.parse_args()
     counts = [50, 200] if args.quick else [int(n) for n in args.phones.split(",")]
     changes = 25 if args.quick else args.changes
@@ -189,6 +207,7 @@ def main() -> None:
     ):
         servers = {"kibitz": (kibitz, kibitz_pgid), "bgio": (bgio, bgio_pgid)}
         log = Path(tmp) / "phones.log"
+        print(json.dumps(bytes_per_change(servers, args.bytes_phones, changes, log)), flush=True)
         for phones in counts:
             rows: list[dict[str, Any]] = []
             for round_ in range(rounds):
@@ -203,7 +222,34 @@ def main() -> None:
                 if not any("failed" in row for row in found.values()):
                     rows.append(_verdict(phones, found))
             print(json.dumps(_summary(phones, rows)), flush=True)
-        crowded.run(kibitz, [50, 200] if args.quick else [500, 2000], 50 if args.quick else 200, rounds, log)
+        if not args.no_crowded:
+            streams = [50, 200] if args.quick else [500, 2000]
+            crowded.run(kibitz, streams, 50 if args.quick else 200, rounds, log)
+
+
+def bytes_per_change(
+    servers: dict[str, tuple[str, int]], phones: int, changes: int, log: Path
+) -> dict[str, Any]:
+    """What a phone receives per change in each of Kibitz's stream modes and from boardgame.io, the
+    same number of phones and changes each, one after the other."""
+    found = {"boardgame.io": run_phones("bgio", *servers["bgio"], phones, changes, log)}
+    for mode, query in STREAM_MODES.items():
+        found[f"Kibitz, {mode}"] = run_phones("kibitz", *servers["kibitz"], phones, changes, log, query=query)
+    theirs = found["boardgame.io"].get("bytes_per_message")
+    return {
+        "summary": "bytes per change",
+        "phones": phones,
+        "changes": changes,
+        **{
+            name: {
+                "bytes_per_change": row.get("bytes_per_message"),
+                "ratio_to_bgio": _ratio(row.get("bytes_per_message"), theirs),
+                "missed": row.get("missed"),
+                "cpu_per_message_us": row.get("cpu_per_message_us"),
+            }
+            for name, row in found.items()
+        },
+    }
 
 
 def _verdict(phones: int, found: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -4,7 +4,9 @@
 // each), while one mover changes it every INTERVAL ms. Each phone notes when it first held each
 // version; the latency of a change is that moment minus the moment the change was sent.
 //
-// node phones.js kibitz|bgio BASE_URL PHONES CHANGES INTERVAL_MS
+// node phones.js kibitz|bgio BASE_URL PHONES CHANGES INTERVAL_MS [STREAM_QUERY]
+// STREAM_QUERY: how Kibitz's phones open the stream (default `view=log`, the phone's own once its
+// referee holds the table; `patches=true` before that; `` for whole tables, as third parties may).
 // Prints {"phase":"ready"} once every phone has the table, then one JSON line of results.
 //
 // The crowded table (benchmarks/push/crowded.py) splits the two roles over two processes, so that
@@ -16,7 +18,8 @@ const http = require('http');
 const net = require('net');
 const { performance } = require('perf_hooks');
 
-const [system, base, phonesArg, changesArg, intervalArg] = process.argv.slice(2);
+const [system, base, phonesArg, changesArg, intervalArg, queryArg] = process.argv.slice(2);
+const QUERY = queryArg ?? 'view=log';
 const PHONES = Number(phonesArg);
 const CHANGES = Number(changesArg);
 const INTERVAL = Number(intervalArg);
@@ -61,13 +64,13 @@ function post(path, body, headers = {}) {
 // -- Kibitz ----------------------------------------------------------------------------------
 const ID = Buffer.from('\nid: ');
 
-function ssePhone(phone, tableId) {
+function ssePhone(phone, tableId, query = 'patches=true') {
   // Reads bytes as they come and looks only for the `id:` lines (native Buffer search, no text
   // decoding of the events): the phone's own cost stays small next to the server's.
   return new Promise((resolve) => {
     const sock = net.connect(Number(url.port), url.hostname);
     let tail = Buffer.alloc(0);
-    sock.on('connect', () => sock.write(`GET /api/tables/${tableId}/stream?patches=true HTTP/1.1\r\nHost: bench\r\n\r\n`));
+    sock.on('connect', () => sock.write(`GET /api/tables/${tableId}/stream?${query} HTTP/1.1\r\nHost: bench\r\n\r\n`));
     sock.on('data', (chunk) => {
       phone.bytes += chunk.length;
       const data = tail.length ? Buffer.concat([tail, chunk]) : chunk;
@@ -100,7 +103,7 @@ async function kibitz(phones) {
   const created = await post('/api/tables', { game: 'mahe', players, options: { chance: 'physical' } });
   const id = created.id;
   const auth = { Authorization: `Bearer ${created.write_token}` };
-  await Promise.all(phones.map((p) => ssePhone(p, id)));
+  await Promise.all(phones.map((p) => ssePhone(p, id, QUERY)));
   let table = created.table;
   return {
     async change(version) {

@@ -22,7 +22,7 @@ from api.db.migrate import upgrade
 from api.http.context import STORE_KEY
 from api.i18n import localize_notes
 from api.push.deltas import diff, pointer, same
-from api.push.editions import Editions
+from api.push.editions import PATCH, Editions
 from api.rules.referee import rules_view
 from api.rules.registry import get_game
 from api.rules.replay import advance
@@ -273,7 +273,7 @@ def test_an_editions_patch_from_any_version_it_sent_gives_the_table_now(
                 continue
             _, since, language = step
             since = min(since, version)
-            got, body = edition.message(since, version, language, None, patch=True)
+            got, body = edition.message(since, version, language, None, form=PATCH)
             assert got == version
             if since == version:
                 assert body is None

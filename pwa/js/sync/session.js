@@ -16,6 +16,7 @@ import * as api from "../api.js";
 import * as store from "../store.js";
 import { startReferee } from "../referee/client.js";
 import * as localdb from "./localdb.js";
+import { refereeHolds } from "./refereed.js"; // the live stream takes the log alone while the referee holds the table
 import { refusalText } from "../i18n.js";
 import { namedUndo } from "./merge.js";
 import * as R from "./record.js";
@@ -245,9 +246,11 @@ class Session {
     if (!answer.ok) {
       this.#mode = "server"; // server-drawn chance, hidden hands, or a log this phone cannot follow
       this.#held.forget();
+      refereeHolds(this.#id, false); // whole tables again on the stream
       return false;
     }
     this.#mode = "local";
+    refereeHolds(this.#id, true); // the stream may send the log alone
     this.#localView = tableView(this.#record, answer.view, R.merged(this.#record).shown.length, this.#serverView);
     return true;
   }
@@ -525,6 +528,7 @@ class Session {
 
   close() {
     this.#closed = true;
+    refereeHolds(this.#id, false);
     closeOn(this.#id).catch(() => undefined);
   }
 }
