@@ -3,6 +3,7 @@
 // A table started offline is filed once it has its server id (flushPending). A group started
 // offline gets a local id and is created on the server when the phone is back (flushPendingGroups),
 // with its creation's Idempotency-Key.
+import { present } from "../dom.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { PALETTE } from "../games/mahe/colours.js";
@@ -15,6 +16,7 @@ import { noteTableGroup } from "./evening.js";
  * The latest seating of `game` in the group ({seats, players, options}) or null.
  * @param {Schemas["Group"]} group
  * @param {string} game
+ * @returns {Schemas["LastSeating"] | null}
  */
 export function lastSeating(group, game) {
   return (group.last_seating || []).find((s) => s.game === game) || null;
@@ -26,18 +28,23 @@ export function lastSeating(group, game) {
  * player's own colour, else the first free colours of the palette.
  * @param {Schemas["Group"]} group
  * @param {"mahe" | "magellan" | "mhing"} game
- * @param {string[]} seatIds
+ * @param {string[]} seatIds the group's players, seat by seat
+ * @returns {{name: string, colours?: string[]}[]}
  */
 export function tablePlayers(group, game, seatIds) {
   const byId = new Map(group.players.map((p) => [p.id, p]));
-  if (game !== "mahe") return seatIds.map((id) => ({ name: byId.get(id).name }));
+  /** A seat's player: one of the group's (the setup offers no other). @param {string} id */
+  const player = (id) => present(byId.get(id), `the group's player ${id}`);
+  if (game !== "mahe") return seatIds.map((id) => ({ name: player(id).name }));
   const each = seatIds.length <= 3 ? 2 : 1;
   const last = lastSeating(group, "mahe");
-  const before = new Map((last?.seats || []).map((id, seat) => [id, last.players[seat]?.colours || []]));
+  const before = new Map((last?.seats || []).map((id, seat) => [id, last?.players[seat]?.colours || []]));
+  /** @type {Set<import("../games/mahe/colours.js").Colour>} */
   const taken = new Set();
   const chosen = seatIds.map((id) => {
     // Colours the palette knows (a group player's colour and a last seating's are any strings).
-    const wanted = /** @type {import("../games/mahe/colours.js").Colour[]} */ ([...(before.get(id) || []), byId.get(id).colour].filter((c) => PALETTE.includes(/** @type {import("../games/mahe/colours.js").Colour} */ (c))));
+    const wanted = /** @type {import("../games/mahe/colours.js").Colour[]} */ ([...(before.get(id) || []), player(id).colour].filter((c) => PALETTE.includes(/** @type {import("../games/mahe/colours.js").Colour} */ (c))));
+    /** @type {import("../games/mahe/colours.js").Colour[]} */
     const mine = [];
     for (const colour of wanted) {
       if (mine.length < each && !taken.has(colour) && !mine.includes(colour)) mine.push(colour);
@@ -54,7 +61,7 @@ export function tablePlayers(group, game, seatIds) {
         taken.add(colour);
       }
     }
-    return { name: byId.get(id).name, colours };
+    return { name: player(id).name, colours };
   });
 }
 
@@ -65,6 +72,7 @@ export function tablePlayers(group, game, seatIds) {
  * @param {string} tableId
  * @param {string | null} tableToken
  * @param {string[]} seats
+ * @returns {Promise<void>}
  */
 export async function fileSoon(groupId, tableId, tableToken, seats) {
   if (!tableToken || tableId.startsWith(LOCAL_PREFIX)) {
@@ -74,6 +82,13 @@ export async function fileSoon(groupId, tableId, tableToken, seats) {
   await file(groupId, tableId, tableToken, seats);
 }
 
+/**
+ * @param {string} groupId
+ * @param {string} tableId
+ * @param {string} tableToken
+ * @param {string[]} seats
+ * @returns {Promise<void>}
+ */
 async function file(groupId, tableId, tableToken, seats) {
   try {
     await api.addGroupTable(groupId, store.groupToken(groupId), { table_id: tableId, table_token: tableToken, seats });
@@ -84,11 +99,15 @@ async function file(groupId, tableId, tableToken, seats) {
   }
 }
 
+/** @param {import("../store.js").PendingGroupTable} item @returns {void} */
 function queue(item) {
   store.setPendingGroupTables([...store.pendingGroupTables().filter((p) => p.table !== item.table), item]);
 }
 
-/** File every table waiting for it whose id is known now; the rest keep waiting. */
+/**
+ * File every table waiting for it whose id is known now; the rest keep waiting.
+ * @returns {Promise<void>}
+ */
 export async function flushPending() {
   const waiting = [];
   for (const item of store.pendingGroupTables()) {
@@ -112,6 +131,9 @@ export async function flushPending() {
 /**
  * Create a group, or keep it on this phone when offline (created later by flushPendingGroups).
  * `key` is the creation's Idempotency-Key, the same for every try of one form. → the id to open.
+ * @param {Schemas["GroupCreate"]} body
+ * @param {string} key
+ * @returns {Promise<string>}
  */
 export async function createGroupSoon(body, key) {
   try {
@@ -127,9 +149,13 @@ export async function createGroupSoon(body, key) {
   }
 }
 
+/** @type {Promise<void> | null} */
 let flushingGroups = null;
 
-/** Create on the server every group started offline (then file the tables waiting for them). */
+/**
+ * Create on the server every group started offline (then file the tables waiting for them).
+ * @returns {Promise<void>}
+ */
 export function flushPendingGroups() {
   flushingGroups ||= (async () => {
     try {

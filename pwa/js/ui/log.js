@@ -10,7 +10,7 @@ import { t, locale } from "../i18n.js";
 
 
 /** @typedef {import("../games/registry.js").GameClient} GameClient */
-/** A game's client with its replay: the table read-only at a step of the log. @typedef {GameClient & {replayState?: (table: any) => import("../dom.js").Child}} ReplayGame */
+/** A game's client with its replay: the table read-only at a step of the log. @typedef {GameClient & {replayState?: (table: any) => Node | (Node | null)[] | null}} ReplayGame */
 /** @typedef {import("kibitz-api").components["schemas"]["LoggedEvent"]} LoggedEvent */
 /**
  * One entry of the log as the session tells it (sync/session.js history()).
@@ -213,7 +213,7 @@ function show(log, k, { scroll = false } = {}) {
   steps.next.disabled = steps.last.disabled = step === total(log);
   try {
     const replayState = /** @type {ReplayGame} */ (log.game).replayState;
-    stateHost.replaceChildren(...[replayState ? replayState(history.views[step]) : null].flat().filter((node) => !!node));
+    stateHost.replaceChildren(...[replayState ? replayState(history.views[step]) : null].flat().filter((node) => node !== null));
   } catch (err) {
     console.warn("replay", err);
     stateHost.replaceChildren();
