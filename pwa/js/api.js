@@ -291,6 +291,7 @@ export async function bgStatsLink(id) {
 /**
  * @param {string} id
  * @param {"csv" | "json"} kind
+ * @returns {string}
  */
 export function exportUrl(id, kind) {
   return kind === "csv" ? `${BASE}/tables/${enc(id)}/export.csv` : `${BASE}/tables/${enc(id)}/export`;

@@ -6,6 +6,7 @@
 /**
  * "Mahé", "MAHE" and " mahe " are one name (case, accents and spacing left aside).
  * @param {unknown} name
+ * @returns {string}
  */
 export function folded(name) {
   return String(name).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().split(/\s+/).filter(Boolean).join(" ");

@@ -14,12 +14,12 @@ import { dateQuery } from "../groups/dates.js";
 /** The games' names are their own (as the boxes print them), in every language. */
 const TITLES = { mahe: "Mahé", magellan: "Magellan", mhing: "Mhing" };
 
-/** @param {string} name */
+/** @param {string} name @returns {string} */
 function gameTitle(name) {
   return TITLES[/** @type {keyof TITLES} */ (name)] || name;
 }
 
-/** @param {string} iso */
+/** @param {string} iso @returns {string} */
 function day(iso) {
   return new Intl.DateTimeFormat(locale(), { dateStyle: "medium" }).format(new Date(iso));
 }
@@ -28,6 +28,7 @@ function day(iso) {
  * A list of label → value pairs, two columns that wrap at 360 px.
  * @param {[string, string][]} pairs
  * @param {string} testid
+ * @returns {HTMLElement}
  */
 function figures(pairs, testid) {
   return h("dl", { class: "player-figures", testid }, pairs.map(([label, value]) => h("div", { class: "player-figure" }, h("dt", {}, label), h("dd", {}, value))));
@@ -36,6 +37,7 @@ function figures(pairs, testid) {
 /**
  * @param {HTMLElement} container
  * @param {{params: Record<string, string>, query: URLSearchParams}} route
+ * @returns {Promise<void>}
  */
 export async function mountPlayer(container, { params, query }) {
   setRulesGame(null);
@@ -82,57 +84,68 @@ export async function mountPlayer(container, { params, query }) {
     ),
   );
   const lastOf = new Map(page.last_played.map((l) => [l.game, l.at]));
-  for (const game of /** @type {const} */ (["mahe", "magellan", "mhing"])) {
-    const s = page.by_game[game];
-    if (!s) continue;
-    const at = lastOf.get(game);
-    parts.push(
-      h(
-        "section",
-        { class: "player-game", testid: `player-game-${game}` },
-        h("h2", { class: "section-title" }, gameTitle(game)),
-        figures(
-          [
-            [t("group.games"), number(s.games)],
-            [t("group.wins"), number(s.wins)],
-            [t("group.win_rate"), percent(s.win_rate)],
-            [t("group.best"), s.best_score === null ? "–" : number(s.best_score)],
-            [t("group.average"), number(s.average_score)],
-            [t("player.last_played"), at ? day(at) : "–"],
-          ],
-          `player-figures-${game}`,
-        ),
-      ),
-    );
-  }
-  if (page.records.length) {
-    parts.push(
-      h(
-        "section",
-        { class: "player-records" },
-        h("h2", { class: "section-title" }, t("player.records")),
-        h(
-          "ul",
-          { class: "player-record-list", testid: "player-records" },
-          page.records.map((r) =>
-            h(
-              "li",
-              { testid: `player-record-${r.game}`, "data-table": r.table_id },
-              h("strong", {}, t(`player.record.${r.kind}`)),
-              " · ",
-              gameTitle(r.game),
-              ": ",
-              h("span", { class: "player-record-value" }, number(r.value)),
-              h("br"),
-              h("span", { class: "muted small" }, day(r.at)),
-              " ",
-              h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(r.table_id)}`, testid: `player-record-table-${r.game}` }, t("group.open_table")),
-            ),
-          ),
-        ),
-      ),
-    );
-  }
+  for (const game of /** @type {const} */ (["mahe", "magellan", "mhing"])) parts.push(gameSection(page, game, lastOf.get(game)));
+  if (page.records.length) parts.push(recordsSection(page));
   parts.push(backLink);
   container.append(.../** @type {HTMLElement[]} */ (parts.filter(Boolean)));
+}
+
+/**
+ * The player's figures in one game (null when they never played it).
+ * @param {PlayerPage} page
+ * @param {"mahe" | "magellan" | "mhing"} game
+ * @param {string | undefined} at when they last played it
+ * @returns {HTMLElement | null}
+ */
+function gameSection(page, game, at) {
+  const s = page.by_game[game];
+  if (!s) return null;
+  return h(
+    "section",
+    { class: "player-game", testid: `player-game-${game}` },
+    h("h2", { class: "section-title" }, gameTitle(game)),
+    figures(
+      [
+        [t("group.games"), number(s.games)],
+        [t("group.wins"), number(s.wins)],
+        [t("group.win_rate"), percent(s.win_rate)],
+        [t("group.best"), s.best_score === null ? "–" : number(s.best_score)],
+        [t("group.average"), number(s.average_score)],
+        [t("player.last_played"), at ? day(at) : "–"],
+      ],
+      `player-figures-${game}`,
+    ),
+  );
+}
+
+/**
+ * The player's records, each with the table it was set at.
+ * @param {PlayerPage} page
+ * @returns {HTMLElement}
+ */
+function recordsSection(page) {
+  return h(
+    "section",
+    { class: "player-records" },
+    h("h2", { class: "section-title" }, t("player.records")),
+    h(
+      "ul",
+      { class: "player-record-list", testid: "player-records" },
+      page.records.map((r) =>
+        h(
+          "li",
+          { testid: `player-record-${r.game}`, "data-table": r.table_id },
+          h("strong", {}, t(`player.record.${r.kind}`)),
+          " · ",
+          gameTitle(r.game),
+          ": ",
+          h("span", { class: "player-record-value" }, number(r.value)),
+          h("br"),
+          h("span", { class: "muted small" }, day(r.at)),
+          " ",
+          h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(r.table_id)}`, testid: `player-record-table-${r.game}` }, t("group.open_table")),
+        ),
+      ),
+    ),
+  );
 }
