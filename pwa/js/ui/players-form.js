@@ -75,19 +75,6 @@ export function playersList({
     return input;
   }
 
-  /** @param {number} i @returns {HTMLButtonElement} */
-  function removeButton(i) {
-    const remove = () => {
-      players.splice(i, 1);
-      onChange();
-    };
-    return h(
-      "button",
-      { type: "button", class: ["icon-button", removeClass], testid: `remove-player-${i}`, "aria-label": t("setup.remove_player", { n: i + 1 }), onclick: remove },
-      "×",
-    );
-  }
-
   /** @param {any} p @param {number} i @returns {HTMLElement} */
   function row(p, i) {
     const head = h(
@@ -95,7 +82,10 @@ export function playersList({
       { class: ["player-head", !card && rowClass], testid: card ? undefined : `player-${i}` },
       h("span", { class: ["seat-no", seatClass && seatClass(i)] }, String(i + 1)),
       nameInput(p, i),
-      players.length > min ? removeButton(i) : null,
+      players.length > min ? removeButton(i, removeClass, () => {
+        players.splice(i, 1);
+        onChange();
+      }) : null,
     );
     return card ? card(head, p, i) : head;
   }
@@ -114,6 +104,21 @@ export function playersList({
   });
 
   return { host, addButton, render, displayName, names: () => players.map((_p, i) => displayName(i)) };
+}
+
+/**
+ * The × that takes seat i's player off the list.
+ * @param {number} i
+ * @param {string | undefined} removeClass the game's own class on it
+ * @param {() => void} remove
+ * @returns {HTMLButtonElement}
+ */
+function removeButton(i, removeClass, remove) {
+  return h(
+    "button",
+    { type: "button", class: ["icon-button", removeClass], testid: `remove-player-${i}`, "aria-label": t("setup.remove_player", { n: i + 1 }), onclick: remove },
+    "×",
+  );
 }
 
 /**

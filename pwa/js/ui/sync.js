@@ -141,33 +141,8 @@ export async function showConflict(session, game, { force = false } = {}) {
   const theirsText = words(theirs) || t("sync.conflict_other_moves");
   const mineText = words(ours) || t("sync.conflict_other_moves");
 
-  /** @param {Choice} choice @returns {Promise<void>} */
-  async function choose(choice) {
-    mine.busy = true;
-    sheet.setBusy(true, { lock: true });
-    const outcome = await session.resolveConflict(choice).catch((err) => ({ ok: false, error: { detail: String(err) } }));
-    mine.busy = false;
-    if (outcome.ok) {
-      sheet.close();
-      if (open === mine) open = null;
-      dismissed = null;
-      if (session.conflict) showConflict(session, game, { force: true }); // it met again: decide again
-      return;
-    }
-    sheet.setBusy(false);
-    showConflict(session, game, { force: true }); // the same sheet, with why that choice cannot be made
-  }
-
   /** @type {(choice: Choice, label: string, testid: string) => HTMLElement[]} */
-  const option = (choice, label, testid) => {
-    const state = choices[choice] || { ok: false };
-    const button = h("button", { type: "button", class: "btn btn-secondary btn-big", testid, onclick: () => choose(choice) }, label);
-    button.disabled = !state.ok;
-    const why = state.ok ? null : whyNot(state);
-    const whyText = why ? h("p", { class: "muted", testid: `${testid}-why` }, why) : null;
-    return whyText ? [button, whyText] : [button];
-  };
-
+  const option = (choice, label, testid) => choiceButton(choices[choice] || { ok: false }, label, testid, () => choose(session, game, mine, choice));
   if (conflict.refused) {
     const reason = conflict.error?.detail || conflict.error?.title || "";
     sheet.setBody([
@@ -185,6 +160,48 @@ export async function showConflict(session, game, { force = false } = {}) {
     ...option("back", t("sync.keep_mine"), "conflict-back"),
     ...option("drop", t("sync.keep_theirs"), "conflict-drop"),
   ]);
+}
+
+/**
+ * A choice's button, off with its reason where it cannot be made.
+ * @param {ChoiceState} state
+ * @param {string} label
+ * @param {string} testid
+ * @param {() => void} onChoose
+ * @returns {HTMLElement[]}
+ */
+function choiceButton(state, label, testid, onChoose) {
+  const button = h("button", { type: "button", class: "btn btn-secondary btn-big", testid, onclick: onChoose }, label);
+  button.disabled = !state.ok;
+  const why = state.ok ? null : whyNot(state);
+  const whyText = why ? h("p", { class: "muted", testid: `${testid}-why` }, why) : null;
+  return whyText ? [button, whyText] : [button];
+}
+
+/**
+ * The players chose: settled, the sheet goes (and comes again if the entries met again); refused,
+ * the same sheet again with why.
+ * @param {ConflictSession} session
+ * @param {GameClient} game
+ * @param {OpenSheet} mine the sheet they chose on
+ * @param {Choice} choice
+ * @returns {Promise<void>}
+ */
+async function choose(session, game, mine, choice) {
+  const sheet = mine.sheet;
+  mine.busy = true;
+  sheet.setBusy(true, { lock: true });
+  const outcome = await session.resolveConflict(choice).catch((err) => ({ ok: false, error: { detail: String(err) } }));
+  mine.busy = false;
+  if (outcome.ok) {
+    sheet.close();
+    if (open === mine) open = null;
+    dismissed = null;
+    if (session.conflict) showConflict(session, game, { force: true }); // it met again: decide again
+    return;
+  }
+  sheet.setBusy(false);
+  showConflict(session, game, { force: true }); // the same sheet, with why that choice cannot be made
 }
 
 /** @param {ChoiceState} state @returns {string} */
