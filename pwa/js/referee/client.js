@@ -44,21 +44,21 @@ export function startReferee() {
   if (typeof Worker !== "function" || typeof WebAssembly !== "object") return (started = Promise.resolve(false));
   started = new Promise((resolve) => {
     /** @type {Worker} */
-    let started;
+    let made;
     try {
-      started = worker = new Worker(assetUrl("./worker.js"), { type: "module" });
+      made = worker = new Worker(assetUrl("./worker.js"), { type: "module" });
     } catch {
       resolve(false);
       return;
     }
-    started.onmessage = (/** @type {MessageEvent<Reply>} */ { data }) => {
+    made.onmessage = (/** @type {MessageEvent<Reply>} */ { data }) => {
       const call = waiting.get(data.id);
       if (!call) return;
       waiting.delete(data.id);
       if (data.failure !== undefined) call.reject(new Error(data.failure));
       else call.resolve(data.answer === null ? null : JSON.parse(data.answer));
     };
-    started.onerror = (event) => {
+    made.onerror = (event) => {
       console.warn("referee", event.message);
       for (const call of waiting.values()) call.reject(new Error("referee failed"));
       waiting.clear();
