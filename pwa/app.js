@@ -1,4 +1,5 @@
 // Kibitz phone app: start-up, routes, service worker.
+import { present } from "./js/dom.js";
 import { initI18n, onLanguageChange, t } from "./js/i18n.js";
 import { toast } from "./js/toast.js";
 import { addRoute, startRouter, render } from "./js/router.js";
@@ -18,6 +19,7 @@ import { GAMES } from "./js/games/registry.js";
  * Keyboard players keep their place: a table redraws its controls after every entry, which would
  * drop the focus to the page's start. When the focused control is replaced, its successor (same
  * data-testid) takes the focus, else the action bar's first enabled control.
+ * @returns {void}
  */
 function keepFocusAcrossRedraws() {
   /** @type {HTMLElement | null} */
@@ -36,6 +38,7 @@ function keepFocusAcrossRedraws() {
   }).observe(document.body, { childList: true, subtree: true });
 }
 
+/** @returns {Promise<void>} */
 async function main() {
   keepFocusAcrossRedraws();
   // What a game needs before the first screen (its manifest's `start`: Magellan's powers table) is
@@ -52,7 +55,7 @@ async function main() {
   addRoute(/^\/g\/(?<id>[^/]+)$/, mountGroup);
   addRoute(/^\/g\/(?<id>[^/]+)\/p\/(?<player>[^/]+)$/, mountPlayer);
   onLanguageChange(() => render());
-  await startRouter(document.getElementById("view"));
+  await startRouter(present(document.getElementById("view"), "the #view element"));
   known.forEach((s) => s.refresh()); // after a release: a screen redraws when its data changed
   // Groups started offline are created on the server as soon as it answers (their tables follow).
   const createGroups = () => flushPendingGroups().catch(() => undefined);

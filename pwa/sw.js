@@ -19,6 +19,7 @@ const SIZES = self.__PRECACHE_SIZES__;
 const PARALLEL = 6; // fetches at once, as many as a browser opens to one host over HTTP/1.1
 const PRECACHE_CACHE = "kibitz-precache";
 const API_CACHE = "kibitz-api";
+/** @param {string} url @returns {string} */
 const absolute = (url) => new URL(url, self.location.href).href;
 // Asked-for URL (plain or hashed) → the hashed URL it is kept under.
 const ROUTES = new Map();
@@ -29,9 +30,15 @@ for (const [asked, kept] of PRECACHE) {
 ROUTES.set(absolute("./index.html"), ROUTES.get(absolute("./")));
 const KEPT = new Set(ROUTES.values());
 
+/** @param {string} url @returns {number} */
 const sizeOf = (url) => SIZES[new URL(url).pathname] || 0;
 
-/** Tells every page of this origin (controlled or not yet) how far the precache got. */
+/**
+ * Tells every page of this origin (controlled or not yet) how far the precache got.
+ * @param {number} done bytes
+ * @param {number} total bytes
+ * @returns {void}
+ */
 function progress(done, total) {
   self.clients
     .matchAll({ includeUncontrolled: true, type: "window" })
@@ -39,12 +46,19 @@ function progress(done, total) {
     .catch(() => undefined);
 }
 
-/** One file into the cache (the response as it came), counting its bytes as they arrive. */
+/**
+ * One file into the cache (the response as it came), counting its bytes as they arrive.
+ * @param {Cache} cache
+ * @param {string} url
+ * @param {(bytes: number) => void} arrived
+ * @returns {Promise<void>}
+ */
 async function keep(cache, url, arrived) {
   const response = await fetch(url, { cache: "default" });
   if (!response.ok) throw new Error(`precache ${url}: HTTP ${response.status}`);
   const counted = response.clone();
   const putting = cache.put(url, response);
+  if (!counted.body) throw new Error(`precache ${url}: no body`); // an ok answer has one
   const reader = counted.body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
@@ -64,7 +78,7 @@ self.addEventListener("install", (event) => {
       const total = [...KEPT].reduce((sum, url) => sum + sizeOf(url), 0);
       let done = total - missing.reduce((sum, url) => sum + sizeOf(url), 0);
       let told = 0;
-      const arrived = (bytes) => {
+      const arrived = (/** @type {number} */ bytes) => {
         done += bytes;
         const now = Date.now();
         if (now - told > 200) {
@@ -74,7 +88,7 @@ self.addEventListener("install", (event) => {
       };
       const queue = [...missing];
       const work = async () => {
-        while (queue.length) await keep(cache, queue.shift(), arrived);
+        for (let url = queue.shift(); url !== undefined; url = queue.shift()) await keep(cache, url, arrived);
       };
       await Promise.all(Array.from({ length: PARALLEL }, work));
       progress(total, total);
@@ -96,6 +110,7 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+/** @returns {Response} a 503 problem marked offline */
 function offlineProblem() {
   const body = JSON.stringify({
     type: "about:blank",
@@ -110,6 +125,11 @@ function offlineProblem() {
   });
 }
 
+/**
+ * The network's answer (a 200 remembered), else the remembered one marked offline.
+ * @param {Request} request
+ * @returns {Promise<Response>}
+ */
 async function apiNetworkFirst(request) {
   const cache = await caches.open(API_CACHE);
   try {
@@ -129,6 +149,11 @@ async function apiNetworkFirst(request) {
   }
 }
 
+/**
+ * The kept file for a URL the build knows (an app page offline: the app shell), else the network.
+ * @param {Request} request
+ * @returns {Promise<Response>}
+ */
 async function precached(request) {
   const url = new URL(request.url);
   const kept = ROUTES.get(url.origin + url.pathname);
@@ -140,7 +165,8 @@ async function precached(request) {
     return await fetch(request);
   } catch (err) {
     if (request.mode === "navigate") {
-      const shell = await caches.match(ROUTES.get(absolute("./")), { cacheName: PRECACHE_CACHE });
+      const shellUrl = ROUTES.get(absolute("./"));
+      const shell = shellUrl && (await caches.match(shellUrl, { cacheName: PRECACHE_CACHE }));
       if (shell) return shell;
     }
     throw err;

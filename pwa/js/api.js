@@ -13,8 +13,18 @@ const BASE = "/api";
  * @typedef {{status: number, data: T, etag: string | null, stale: boolean}} Answer
  */
 
+/**
+ * An application/problem+json body ({type, title, status, detail, code, …}): the document's fields,
+ * plus what a refusal adds (e.g. `seat` with `seat-token-required`), and codes the phone's own
+ * referee and sync give (`sync-conflict`, `tap-on-old-table`).
+ * @typedef {Omit<Schemas["Problem"], "code"> & {code?: string, [extra: string]: unknown}} Problem
+ */
+
 export class ApiError extends Error {
-  /** problem: the application/problem+json body ({type, title, status, detail, code, ...}). */
+  /**
+   * @param {Problem} problem the application/problem+json body
+   * @param {number} status
+   */
   constructor(problem, status) {
     super(problem.detail || problem.title || `HTTP ${status}`);
     this.problem = problem;
@@ -27,8 +37,10 @@ export class ApiError extends Error {
 export class OfflineError extends Error {}
 
 let online = true;
+/** @type {Set<(online: boolean) => void>} */
 const connectivityListeners = new Set();
 
+/** @param {boolean} value @returns {void} */
 function setOnline(value) {
   if (value === online) return;
   online = value;
@@ -38,23 +50,32 @@ function setOnline(value) {
 /**
  * The server answered outside a request (the live stream opened again or brought a table): the
  * phone is online — the badge must not say "Offline" until the next entry (issue 33).
+ * @returns {void}
  */
 export function reachedServer() {
   setOnline(true);
 }
 
+/** @returns {boolean} */
 export function isOnline() {
   return online;
 }
 
+/**
+ * @param {(online: boolean) => void} fn called when the phone goes offline or comes back
+ * @returns {() => boolean} forgets fn
+ */
 export function onConnectivity(fn) {
   connectivityListeners.add(fn);
   return () => connectivityListeners.delete(fn);
 }
 
-/** A fresh key per user action; reuse it when retrying the same action. */
+/**
+ * A fresh key per user action; reuse it when retrying the same action.
+ * @returns {string}
+ */
 export function newIdempotencyKey() {
-  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  if (typeof globalThis.crypto?.randomUUID === "function") return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16)); // randomUUID needs a secure context
   b[6] = (b[6] & 0x0f) | 0x40;
   b[8] = (b[8] & 0x3f) | 0x80;
@@ -72,6 +93,7 @@ export function newIdempotencyKey() {
  */
 async function request(method, path, { body, token, idempotencyKey, etag } = {}) {
   // Refusals come back in the language on screen (the server's catalogs; the `code` stays the same).
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json, application/problem+json", "Accept-Language": `${lang()}, en;q=0.5` };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -95,7 +117,7 @@ async function request(method, path, { body, token, idempotencyKey, etag } = {})
     throw new OfflineError("offline");
   }
   setOnline(!stale);
-  if (res.status === 304) return { status: 304, data: null, etag, stale };
+  if (res.status === 304) return { status: 304, data: null, etag: etag ?? null, stale };
   let data = null;
   const type = res.headers.get("Content-Type") || "";
   if (type.includes("json")) {
@@ -112,9 +134,16 @@ async function request(method, path, { body, token, idempotencyKey, etag } = {})
   return { status: res.status, data, etag: res.headers.get("ETag"), stale };
 }
 
+/** @param {number} ms @returns {Promise<void>} */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Retry a write a few times on network failure, always with the same idempotency key. */
+/**
+ * Retry a write a few times on network failure, always with the same idempotency key.
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @param {number[]} [delays]
+ * @returns {Promise<T>}
+ */
 async function withRetry(fn, delays = [500, 1500]) {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -183,18 +212,23 @@ export async function getSeatView(id, seat, seatToken) {
  * refused unless it comes with that player's own seat token (`seat-token-required`, naming the
  * seat). The server decides which events those are; a phone holding that seat's link (the phone the
  * table was made on holds every seat's link) sends the event again with it.
+ * @template T
+ * @param {string} id
+ * @param {(seatToken: string | undefined) => Promise<T>} send
+ * @returns {Promise<T>}
  */
 async function asSeatWhenAsked(id, send) {
   try {
     return await send(undefined);
   } catch (err) {
     const seat = err instanceof ApiError && err.code === "seat-token-required" ? err.problem.seat : null;
-    const token = Number.isInteger(seat) ? seatToken(id, seat) : null;
+    const token = typeof seat === "number" && Number.isInteger(seat) ? seatToken(id, seat) : null;
     if (!token) throw err;
     return send(token);
   }
 }
 
+/** @param {string} id @param {number} seat @returns {string | null} */
 function seatToken(id, seat) {
   const mine = getMySeat(id);
   if (mine && mine.seat === seat) return mine.token;
@@ -212,7 +246,7 @@ function seatToken(id, seat) {
 export async function postEvent(id, token, expectedVersion, event, idempotencyKey) {
   const body = { expected_version: expectedVersion, event };
   const own = token ? null : getMySeat(id)?.token; // a player's own link alone: its seat token
-  const send = (seatTok) =>
+  const send = (/** @type {string | undefined} */ seatTok) =>
     withRetry(() => request("POST", `/tables/${enc(id)}/events`, { body, token: seatTok || token || own, idempotencyKey }));
   return (await asSeatWhenAsked(id, send)).data;
 }
@@ -225,7 +259,7 @@ export async function postEvent(id, token, expectedVersion, event, idempotencyKe
  */
 export async function preview(id, expectedVersion, event) {
   const body = { expected_version: expectedVersion, event };
-  const send = (seatTok) => request("POST", `/tables/${enc(id)}/preview`, { body, token: seatTok });
+  const send = (/** @type {string | undefined} */ seatTok) => request("POST", `/tables/${enc(id)}/preview`, { body, token: seatTok });
   return (await asSeatWhenAsked(id, send)).data;
 }
 
@@ -257,6 +291,7 @@ export async function bgStatsLink(id) {
 /**
  * @param {string} id
  * @param {"csv" | "json"} kind
+ * @returns {string}
  */
 export function exportUrl(id, kind) {
   return kind === "csv" ? `${BASE}/tables/${enc(id)}/export.csv` : `${BASE}/tables/${enc(id)}/export`;

@@ -13,6 +13,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  * @param {HTMLElement | SVGElement} el
  * @param {Props | null | undefined} props
  * @param {boolean} isSvg
+ * @returns {void}
  */
 function applyProps(el, props, isSvg) {
   for (const [key, value] of Object.entries(props || {})) {
@@ -34,6 +35,7 @@ function applyProps(el, props, isSvg) {
 /**
  * @param {Element} el
  * @param {Child[]} children
+ * @returns {void}
  */
 function append(el, children) {
   for (const child of children.flat(Infinity)) {

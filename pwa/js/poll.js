@@ -9,18 +9,22 @@ import { getTable, OfflineError } from "./api.js";
  * @property {(table: Table, how: {stale: boolean, live?: boolean, entries?: any[] | null, from?: number | null}) => void} onTable
  * @property {(err: unknown) => void} [onError]
  */
+/** @typedef {{stop: () => void, now: () => void}} Poller what keeps a table fresh: stop it, or ask at once */
 
 /**
  * @param {string} tableId
  * @param {Follow} follow
+ * @returns {Poller}
  */
 export function startPolling(tableId, { etag = null, interval = 1000, onTable, onError }) {
-  let timer = null;
+  /** @type {number | undefined} */
+  let timer;
   let stopped = false;
   let inFlight = false;
 
+  /** @returns {Promise<void>} */
   async function tick() {
-    timer = null;
+    timer = undefined;
     if (stopped || document.hidden || inFlight) return;
     inFlight = true;
     try {
@@ -38,15 +42,17 @@ export function startPolling(tableId, { etag = null, interval = 1000, onTable, o
     }
   }
 
+  /** @param {number} [delay] @returns {void} */
   function schedule(delay = interval) {
     if (stopped || document.hidden || timer) return;
     timer = setTimeout(tick, delay);
   }
 
+  /** @returns {void} */
   function onVisibility() {
     if (document.hidden) {
       clearTimeout(timer);
-      timer = null;
+      timer = undefined;
     } else {
       schedule(0);
     }
@@ -64,7 +70,7 @@ export function startPolling(tableId, { etag = null, interval = 1000, onTable, o
     /** Poll right away (e.g. after the connection came back). */
     now() {
       clearTimeout(timer);
-      timer = null;
+      timer = undefined;
       schedule(0);
     },
   };

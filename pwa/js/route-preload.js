@@ -4,7 +4,10 @@
 // round trip. The build lists them per game in index.html (#route-modules,
 // api/phone/static_build.py). Without the list nothing happens: the app loads them as it goes.
 
-/** The game whose screen the address opens, if the phone can tell without asking the server. */
+/**
+ * The game whose screen the address opens, if the phone can tell without asking the server.
+ * @returns {string | null}
+ */
 function routeGame() {
   const newTable = /^#\/new\/([\w-]+)/.exec(location.hash);
   if (newTable) return newTable[1];
@@ -13,12 +16,13 @@ function routeGame() {
   try {
     const id = decodeURIComponent(table[1]);
     const known = JSON.parse(localStorage.getItem("kibitz.tables") || "[]");
-    return known.find((entry) => entry && entry.id === id)?.game ?? null;
+    return known.find((/** @type {{id?: string, game?: string} | null} */ entry) => entry && entry.id === id)?.game ?? null;
   } catch {
     return null;
   }
 }
 
+/** @returns {void} */
 function preload() {
   const list = document.getElementById("route-modules");
   const game = routeGame();

@@ -5,12 +5,12 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** The table's news line when a table is on screen, else the floating host. */
+/** The table's news line when a table is on screen, else the floating host. @returns {HTMLElement | null} */
 function host() {
   return document.getElementById("table-news") || document.getElementById("toasts");
 }
 
-/** Take every message off the screen now (e.g. the game just ended: the result is the news). */
+/** Take every message off the screen now (e.g. the game just ended: the result is the news). @returns {void} */
 export function clearToasts() {
   for (const id of ["table-news", "toasts"]) document.getElementById(id)?.replaceChildren();
 }
@@ -19,6 +19,7 @@ export function clearToasts() {
  * toast(text, {kind: "info"|"error", timeout, onClick}) — onClick makes the toast an action.
  * @param {string} message
  * @param {{kind?: "info" | "error", timeout?: number, onClick?: () => unknown}} [options]
+ * @returns {void}
  */
 export function toast(message, { kind = "info", timeout = 4000, onClick } = {}) {
   const into = host();
@@ -40,6 +41,7 @@ export function toast(message, { kind = "info", timeout = 4000, onClick } = {}) 
  * Show an API error: the problem's `detail` (or title), falling back to a generic text.
  * @param {unknown} err anything thrown; an ApiError carries the problem
  * @param {string} fallbackText
+ * @returns {void}
  */
 export function toastError(err, fallbackText) {
   const problem = /** @type {{problem?: {detail?: string, title?: string}} | null | undefined} */ (err)?.problem;
@@ -52,6 +54,8 @@ export function toastError(err, fallbackText) {
  * entry's toast replaces the older one.
  * @param {string} message
  * @param {(() => unknown) | null | undefined} onUndo
+ * @param {{timeout?: number}} [options]
+ * @returns {void}
  */
 export function undoToast(message, onUndo, { timeout = 6000 } = {}) {
   const into = host();

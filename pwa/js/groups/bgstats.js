@@ -7,6 +7,7 @@ import { GAMES } from "../games/registry.js";
 /**
  * One name whatever its case, accents and spacing ("Ab é" and " AB E" are one).
  * @param {unknown} name
+ * @returns {string}
  */
 export function folded(name) {
   return String(name).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().split(/\s+/).filter(Boolean).join(" ");

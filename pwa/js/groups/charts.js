@@ -1,11 +1,23 @@
 // Charts where players would rather look than read, drawn by uPlot (npm, pinned, served by our own
 // app from /vendor/). Every chart comes with its numbers as a table (the accessible reading, and the
 // one a screen reader gets): the chart itself is one labelled image.
-import { h } from "../dom.js";
+import { h, present } from "../dom.js";
 import { number, t } from "../i18n.js";
 
+/** @typedef {typeof import("/vendor/uplot/uPlot.esm.js")} UPlot */
+/** @typedef {import("/vendor/uplot/uPlot.esm.js").Options} PlotOptions */
+/** One line or one colour of bars: a value (or none) per label. @typedef {{label: string, values: (number | null)[]}} Series */
+/**
+ * A chart: its title, lines or bars, the x positions' names, the series, its test id and the x axis's name.
+ * @typedef {{title: string, kind: "lines" | "bars", labels: (string | number)[], series: Series[], testid: string, xLabel?: string}} ChartSpec
+ */
+
 const FONT = "12px system-ui, -apple-system, sans-serif";
-/** How wide `text` is drawn in the axes' font (px). */
+/**
+ * How wide `text` is drawn in the axes' font (px).
+ * @param {string} text
+ * @returns {number}
+ */
 function textWidth(text) {
   const ctx = document.createElement("canvas").getContext("2d");
   if (!ctx) return String(text).length * 7;
@@ -19,6 +31,7 @@ function textWidth(text) {
  * the first and last inside the chart (the x range has half a step of room on both sides).
  * @param {string[]} labels
  * @param {number} plotWidth
+ * @returns {{rotate: number, every: number, size: number}}
  */
 export function xAxisLayout(labels, plotWidth) {
   const n = Math.max(1, labels.length);
@@ -31,9 +44,13 @@ export function xAxisLayout(labels, plotWidth) {
 }
 
 const COLOURS = ["#0e5a6b", "#c0392b", "#d4a017", "#2e7d32", "#6a1b9a", "#1d3f9a", "#ef6c00", "#455a64"];
+/** @type {Promise<UPlot> | null} */
 let library = null;
 
-/** uPlot and its stylesheet, loaded the first time a chart is drawn. */
+/**
+ * uPlot and its stylesheet, loaded the first time a chart is drawn.
+ * @returns {Promise<UPlot>}
+ */
 async function uPlot() {
   if (!library) {
     if (!document.querySelector("link[data-uplot]")) {
@@ -48,6 +65,8 @@ async function uPlot() {
  * chart({title, kind: "lines" | "bars", labels, series: [{label, values}], testid, xLabel})
  * → <figure> holding the chart (drawn as soon as uPlot is there) and its data table.
  * labels: the x positions' names (players, rounds, dates); series: one value per label each.
+ * @param {ChartSpec} spec
+ * @returns {HTMLElement}
  */
 export function chart({ title, kind, labels, series, testid, xLabel = "" }) {
   const plot = h("div", { class: "chart-plot", role: "img", "aria-label": title, testid: `${testid}-plot` });
@@ -60,7 +79,7 @@ export function chart({ title, kind, labels, series, testid, xLabel = "" }) {
       "tbody",
       {},
       labels.map((label, i) =>
-        h("tr", {}, h("th", { scope: "row" }, String(label)), ...series.map((s) => h("td", {}, s.values[i] === null || !Number.isFinite(s.values[i]) ? "–" : number(s.values[i])))),
+        h("tr", {}, h("th", { scope: "row" }, String(label)), ...series.map((s) => cell(s.values[i]))),
       ),
     ),
   );
@@ -74,7 +93,7 @@ export function chart({ title, kind, labels, series, testid, xLabel = "" }) {
   draw(plot, figure, { kind, labels, series, xLabel }).catch((err) => {
     console.warn("chart", err);
     plot.hidden = true; // the table still tells everything
-    figure.querySelector("details").open = true;
+    present(figure.querySelector("details"), "the chart's data").open = true;
   });
   return figure;
 }
@@ -84,24 +103,42 @@ export function chart({ title, kind, labels, series, testid, xLabel = "" }) {
  * letter with its marks is one), with an ellipsis when cut.
  * @param {string} text
  * @param {number} most
+ * @returns {string}
  */
 export function shorten(text, most) {
   const parts = [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].map((s) => s.segment);
   return parts.length <= Math.max(most, 2) ? text : `${parts.slice(0, Math.max(most, 2) - 1).join("")}…`;
 }
 
+/**
+ * A value in the data table: "–" for none.
+ * @param {number | null} value
+ * @returns {HTMLTableCellElement}
+ */
+function cell(value) {
+  return h("td", {}, value === null || !Number.isFinite(value) ? "–" : number(value));
+}
+
+/**
+ * Draw the chart into `plot` once uPlot is there and the figure is laid out.
+ * @param {HTMLElement} plot
+ * @param {HTMLElement} figure
+ * @param {Required<Omit<ChartSpec, "title" | "testid">>} spec
+ * @returns {Promise<void>}
+ */
 async function draw(plot, figure, { kind, labels, series, xLabel }) {
   const U = await uPlot();
   await new Promise((resolve) => requestAnimationFrame(resolve)); // laid out: the width is known
   const width = Math.max(260, Math.min(plot.clientWidth || figure.clientWidth || 320, 640));
   const xs = labels.map((_, i) => i);
-  const bars = kind === "bars" ? U.paths.bars({ size: [0.7 / Math.max(1, series.length), 60], align: 0 }) : undefined;
+  const bars = kind === "bars" ? present(U.paths.bars, "uPlot's bars")({ size: [0.7 / Math.max(1, series.length), 60], align: 0 }) : undefined;
   // Canvas text does not wrap: a long name is cut (the data table has it whole), then laid out.
   const names = labels.map((label) => shorten(String(label), 14));
   const yWidth = Math.ceil(Math.max(28, ...series.flatMap((s) => s.values).filter((v) => v !== null).map((v) => textWidth(number(v)))) + 14);
   const x = xAxisLayout(names, width - yWidth - 8);
   plot.dataset.xEvery = String(x.every);
   plot.dataset.xRotate = String(x.rotate);
+  /** @type {PlotOptions} */
   const options = {
     width,
     height: 200 + Math.max(0, x.size - 30),
@@ -137,7 +174,7 @@ async function draw(plot, figure, { kind, labels, series, xLabel }) {
       })),
     ],
   };
-  const data = [xs, ...series.map((s) => s.values)];
+  const data = /** @type {import("/vendor/uplot/uPlot.esm.js").AlignedData} */ ([xs, ...series.map((s) => s.values)]);
   new U(options, data, plot);
   plot.dataset.drawn = "true";
 }

@@ -5,6 +5,7 @@
  * A day ("2026-11-28") at this phone's midnight, `plus` days on, as an ISO instant.
  * @param {string} dayText
  * @param {number} plus
+ * @returns {string}
  */
 function midnight(dayText, plus) {
   const [y, m, d] = dayText.split("-").map(Number);

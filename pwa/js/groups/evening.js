@@ -24,6 +24,7 @@ export function tableGroup(tableId) {
  * @param {string} tableId
  * @param {string} group
  * @param {string[]} seats
+ * @returns {void}
  */
 export function noteTableGroup(tableId, group, seats) {
   const all = store.read("evening.table_groups", {});
@@ -35,11 +36,16 @@ export function noteTableGroup(tableId, group, seats) {
   noteLastTable(group, tableId);
 }
 
-/** The group's table this phone sat at last (the one its next game is handed over from). */
+/**
+ * The group's table this phone sat at last (the one its next game is handed over from).
+ * @param {string} groupId
+ * @returns {string | null}
+ */
 export function lastTableOf(groupId) {
   return store.read("evening.last_tables", {})[groupId] || null;
 }
 
+/** @param {string} groupId @param {string} tableId @returns {void} */
 export function noteLastTable(groupId, tableId) {
   const last = store.read("evening.last_tables", {});
   last[groupId] = tableId;
@@ -49,12 +55,14 @@ export function noteLastTable(groupId, tableId) {
 /**
  * The join (or read) link of a next game, as a route; its write token kept on this phone.
  * @param {Schemas["NextTable"]} next
+ * @returns {string}
  */
 export function adoptNext(next) {
   const token = next.join_path ? new URLSearchParams(next.join_path.split("?")[1] || "").get("k") : null;
   if (token) store.setToken(next.table_id, token);
   const own = next.seat_path ? new URLSearchParams(next.seat_path.split("?")[1] || "") : null;
-  if (own?.get("sk") && /^\d+$/.test(own.get("s") || "")) store.setMySeat(next.table_id, Number(own.get("s")), own.get("sk"));
+  const seatToken = own?.get("sk");
+  if (seatToken && /^\d+$/.test(own?.get("s") || "")) store.setMySeat(next.table_id, Number(own?.get("s")), seatToken);
   return `/t/${encodeURIComponent(next.table_id)}`;
 }
 
@@ -73,10 +81,10 @@ export async function handOver(fromId, created, seatOf = () => -1) {
   const token = fromId && store.getToken(fromId);
   if (!fromId || !token || fromId === created.id || fromId.startsWith(LOCAL_PREFIX)) return null;
   const fresh = new Map((created.seats || []).map((s) => [s.seat, s.token]));
-  const seats = store
-    .getSeatLinks(fromId)
-    .map(({ seat, token: seatToken }) => ({ seat, token: seatToken, next_seat: seatOf(seat), next_token: fresh.get(seatOf(seat)) }))
-    .filter((s) => s.next_seat >= 0 && s.next_token);
+  const seats = store.getSeatLinks(fromId).flatMap(({ seat, token: seatToken }) => {
+    const nextToken = fresh.get(seatOf(seat));
+    return seatOf(seat) >= 0 && nextToken ? [{ seat, token: seatToken, next_seat: seatOf(seat), next_token: nextToken }] : [];
+  });
   try {
     const next = await api.handOverTable(fromId, token, { table_id: created.id, table_token: created.write_token, seats });
     const filing = tableGroup(fromId);
@@ -94,6 +102,7 @@ export async function handOver(fromId, created, seatOf = () => -1) {
  * @param {string} localId
  * @param {string | null} fromId
  * @param {number[]} seats
+ * @returns {void}
  */
 export function handOverLater(localId, fromId, seats) {
   if (!fromId || !store.getToken(fromId)) return;
@@ -104,9 +113,11 @@ export function handOverLater(localId, fromId, seats) {
  * The table started offline as `localId` is `created` on the server now: hand its old table over.
  * @param {string} localId
  * @param {string} newId
+ * @returns {Promise<void>}
  */
 export async function handOverNow(localId, newId) {
   const pending = store.read("evening.pending", {});
+  /** @type {{from: string, seats: number[]} | undefined} */
   const item = pending[localId];
   const token = store.getToken(newId);
   if (!item || !token) return;
@@ -123,14 +134,17 @@ export async function handOverNow(localId, newId) {
  * watched the game (or heard no next game at first) opens the next one at once (no tap); one that
  * opened an old finished table (from the history, say) is offered it (one tap).
  * @param {{tableId: () => string, offer: (next: Schemas["NextTable"] | null, go: () => void) => void, go: (path: string) => void, every?: number, meanwhile?: number}} options
+ * @returns {{update: (finished: boolean) => void, stop: () => void}}
  */
 export function followNext({ tableId, offer, go, every = 2500, meanwhile = 15000 }) {
+  /** @type {number | null} */
   let timer = null;
   let period = 0;
   let stopped = false;
   let asked = 0; // answers heard: a next game in the first one was there before this visit
   let sawPlaying = false; // the game was on while this phone watched
   let busy = false;
+  /** @returns {Promise<void>} */
   async function ask() {
     const id = tableId();
     if (stopped || busy || id.startsWith(LOCAL_PREFIX) || document.visibilityState === "hidden") return;
@@ -154,6 +168,7 @@ export function followNext({ tableId, offer, go, every = 2500, meanwhile = 15000
       busy = false;
     }
   }
+  /** @param {number} ms @param {boolean} now ask at once too @returns {void} */
   function askEvery(ms, now) {
     if (stopped || period === ms) return;
     if (timer) clearInterval(timer);
@@ -161,6 +176,7 @@ export function followNext({ tableId, offer, go, every = 2500, meanwhile = 15000
     timer = setInterval(ask, ms);
     if (now) ask();
   }
+  /** @returns {void} */
   function stop() {
     stopped = true;
     if (timer) clearInterval(timer);

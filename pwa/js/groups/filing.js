@@ -3,6 +3,7 @@
 // A table started offline is filed once it has its server id (flushPending). A group started
 // offline gets a local id and is created on the server when the phone is back (flushPendingGroups),
 // with its creation's Idempotency-Key.
+import { present } from "../dom.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { manifestOf } from "../games/registry.js";
@@ -15,6 +16,7 @@ import { noteTableGroup } from "./evening.js";
  * The latest seating of `game` in the group ({seats, players, options}) or null.
  * @param {Schemas["Group"]} group
  * @param {string} game
+ * @returns {Schemas["LastSeating"] | null}
  */
 export function lastSeating(group, game) {
   return (group.last_seating || []).find((s) => s.game === game) || null;
@@ -25,14 +27,14 @@ export function lastSeating(group, game) {
  * manifest's seatPlayers: Mahé's turtle colours, as last time where they still fit).
  * @param {Schemas["Group"]} group
  * @param {string} game
- * @param {string[]} seatIds
+ * @param {string[]} seatIds the group's players, seat by seat
  * @returns {{name: string, colours?: string[]}[]}
  */
 export function tablePlayers(group, game, seatIds) {
   const seatPlayers = manifestOf(game)?.seatPlayers;
   if (seatPlayers) return seatPlayers(group, seatIds, lastSeating(group, game));
   const byId = new Map(group.players.map((p) => [p.id, p]));
-  return seatIds.map((id) => ({ name: byId.get(id)?.name || "" }));
+  return seatIds.map((id) => ({ name: present(byId.get(id), `the group's player ${id}`).name }));
 }
 
 /**
@@ -42,6 +44,7 @@ export function tablePlayers(group, game, seatIds) {
  * @param {string} tableId
  * @param {string | null} tableToken
  * @param {string[]} seats
+ * @returns {Promise<void>}
  */
 export async function fileSoon(groupId, tableId, tableToken, seats) {
   if (!tableToken || tableId.startsWith(LOCAL_PREFIX)) {
@@ -51,6 +54,13 @@ export async function fileSoon(groupId, tableId, tableToken, seats) {
   await file(groupId, tableId, tableToken, seats);
 }
 
+/**
+ * @param {string} groupId
+ * @param {string} tableId
+ * @param {string} tableToken
+ * @param {string[]} seats
+ * @returns {Promise<void>}
+ */
 async function file(groupId, tableId, tableToken, seats) {
   try {
     await api.addGroupTable(groupId, store.groupToken(groupId), { table_id: tableId, table_token: tableToken, seats });
@@ -61,11 +71,15 @@ async function file(groupId, tableId, tableToken, seats) {
   }
 }
 
+/** @param {import("../store.js").PendingGroupTable} item @returns {void} */
 function queue(item) {
   store.setPendingGroupTables([...store.pendingGroupTables().filter((p) => p.table !== item.table), item]);
 }
 
-/** File every table waiting for it whose id is known now; the rest keep waiting. */
+/**
+ * File every table waiting for it whose id is known now; the rest keep waiting.
+ * @returns {Promise<void>}
+ */
 export async function flushPending() {
   const waiting = [];
   for (const item of store.pendingGroupTables()) {
@@ -89,6 +103,9 @@ export async function flushPending() {
 /**
  * Create a group, or keep it on this phone when offline (created later by flushPendingGroups).
  * `key` is the creation's Idempotency-Key, the same for every try of one form. → the id to open.
+ * @param {Schemas["GroupCreate"]} body
+ * @param {string} key
+ * @returns {Promise<string>}
  */
 export async function createGroupSoon(body, key) {
   try {
@@ -104,9 +121,13 @@ export async function createGroupSoon(body, key) {
   }
 }
 
+/** @type {Promise<void> | null} */
 let flushingGroups = null;
 
-/** Create on the server every group started offline (then file the tables waiting for them). */
+/**
+ * Create on the server every group started offline (then file the tables waiting for them).
+ * @returns {Promise<void>}
+ */
 export function flushPendingGroups() {
   flushingGroups ||= (async () => {
     try {

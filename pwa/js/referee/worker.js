@@ -4,12 +4,25 @@
 // import) and the rules are: content-hashed URLs the page reads from its import map (a worker has
 // none of its own).
 
+/** Where Pyodide, the standard library and the rules are (as client.js sends them). @typedef {{pyodide: string, stdlib: string, rules: string}} Boot */
+/** The Python referee (a Pyodide proxy): handle(request JSON) → answer JSON. @typedef {{handle: (request: string) => string}} Referee */
+
+/** @type {Promise<Referee> | null} */
 let ready = null;
 
-/** Milliseconds since the worker started, at each step of its boot (benchmarks/referee_start.py). */
+/**
+ * Milliseconds since the worker started, at each step of its boot (benchmarks/referee_start.py).
+ * @type {Record<string, number>}
+ */
 const timings = {};
+/** @param {string} step @returns {number} */
 const mark = (step) => (timings[step] = Math.round(performance.now()));
 
+/**
+ * Start Pyodide with the cut standard library, unpack the rules, make the referee.
+ * @param {Boot} urls
+ * @returns {Promise<Referee>}
+ */
 async function boot({ pyodide: indexURL, stdlib, rules }) {
   // The rules download beside Pyodide's start, not after it.
   const archive = fetch(rules).then((answer) => {
@@ -28,13 +41,14 @@ async function boot({ pyodide: indexURL, stdlib, rules }) {
   return referee;
 }
 
-self.onmessage = async ({ data }) => {
+self.onmessage = async (/** @type {MessageEvent<{id: number, request: string | null, boot: Boot}>} */ { data }) => {
   try {
     if (!ready) ready = boot(data.boot);
     const referee = await ready;
     const answer = data.request === null ? JSON.stringify(timings) : referee.handle(data.request);
     self.postMessage({ id: data.id, answer });
   } catch (err) {
-    self.postMessage({ id: data.id, failure: String(err && err.message ? err.message : err) });
+    const message = err instanceof Error ? err.message : "";
+    self.postMessage({ id: data.id, failure: String(message || err) });
   }
 };

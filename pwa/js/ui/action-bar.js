@@ -7,6 +7,7 @@ import { t } from "../i18n.js";
 /**
  * The fixed host of the bar → {el, destroy()}. The page's bottom padding (--bar-h) follows the
  * bar's height, so nothing hides behind it.
+ * @returns {{ el: HTMLDivElement; destroy(): void; }}
  */
 export function createBarHost() {
   const el = h("div", { class: "actionbar-host" });
@@ -28,6 +29,7 @@ export function createBarHost() {
 /**
  * A big button: a label and an optional second line (odds, outcome). kind: primary, secondary, warning, die …
  * @param {{testid?: string, label: Child, sub?: Child, onclick?: (e: MouseEvent) => unknown, kind?: string, disabled?: boolean, extraClass?: string | false}} options
+ * @returns {HTMLButtonElement}
  */
 export function bigButton({ testid, label, sub, onclick, kind = "primary", disabled = false, extraClass }) {
   return h(
@@ -45,6 +47,7 @@ export function bigButton({ testid, label, sub, onclick, kind = "primary", disab
  * @param {import("../games/registry.js").Controller} ctl
  * @param {string} undoLabel
  * @param {...import("../dom.js").Child} status
+ * @returns {HTMLDivElement}
  */
 export function barHead(table, ctl, undoLabel, ...status) {
   const undo = ctl.readOnly
@@ -63,7 +66,7 @@ export function barHead(table, ctl, undoLabel, ...status) {
   return h("div", { class: "bar-head" }, h("div", { class: "bar-status" }, ...status), undo);
 }
 
-/** In place of the buttons on a view-only link. */
+/** In place of the buttons on a view-only link. @returns {HTMLParagraphElement} */
 export function viewOnlyHint() {
   return h("p", { class: "muted view-only-hint" }, t("table.view_only_hint"));
 }
@@ -71,6 +74,7 @@ export function viewOnlyHint() {
 /**
  * What the table waits for, in one line.
  * @param {...Child} content
+ * @returns {HTMLParagraphElement}
  */
 export function prompt(...content) {
   return h("p", { class: "prompt", testid: "prompt" }, ...content);
@@ -81,6 +85,7 @@ export function prompt(...content) {
  * @param {Child} text
  * @param {(() => unknown) | null} [back]
  * @param {string} [backTestid]
+ * @returns {HTMLDivElement}
  */
 export function promptRow(text, back, backTestid = "flow-back") {
   return h(
@@ -97,6 +102,7 @@ export function promptRow(text, back, backTestid = "flow-back") {
  * @template {{code: string, rule?: string | null}} N
  * @param {N[]} items
  * @param {{text: (n: N, i: number) => Child, why?: (n: N) => Node, testid?: string}} options
+ * @returns {HTMLUListElement | null}
  */
 export function notesList(items, { text, why, testid = "notes" }) {
   if (!items.length) return null;

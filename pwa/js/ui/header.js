@@ -10,6 +10,7 @@ let rulesGame = null;
 /**
  * @param {string} game
  * @param {string} [anchor]
+ * @returns {string}
  */
 export function rulesUrl(game, anchor) {
   return `rules/${game}.${lang()}.html${anchor ? `#${anchor}` : ""}`;
@@ -18,12 +19,14 @@ export function rulesUrl(game, anchor) {
 /**
  * Show the header "Rules" link for a game (or hide it with null).
  * @param {string | null} game
+ * @returns {void}
  */
 export function setRulesGame(game) {
   rulesGame = game;
   refresh();
 }
 
+/** @returns {void} */
 function refresh() {
   const link = /** @type {HTMLAnchorElement | null} */ (document.getElementById("rules-link"));
   if (link) {
@@ -49,7 +52,7 @@ function refresh() {
   }
 }
 
-/** The language chooser: every language named in itself; the app follows the browser until one is chosen. */
+/** The language chooser: every language named in itself; the app follows the browser until one is chosen. @returns {void} */
 function chooseLanguage() {
   const sheet = openSheet({
     title: t("header.language_choose"),
@@ -79,6 +82,7 @@ function chooseLanguage() {
   });
 }
 
+/** @returns {void} */
 export function initHeader() {
   present(document.getElementById("lang-switch"), "the language switch").addEventListener("click", chooseLanguage);
   onLanguageChange(refresh);

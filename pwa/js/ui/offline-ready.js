@@ -13,6 +13,7 @@ const state = { shown: false, ready: false, done: 0, total: 0 };
 /** @type {{bar: HTMLElement, text: HTMLElement, fill: HTMLElement, mark: HTMLElement, markText: HTMLElement} | null} */
 let parts = null;
 
+/** @param {HTMLElement} host @returns {NonNullable<typeof parts>} */
 function build(host) {
   const text = h("span", { class: "offline-progress-text" });
   const fill = h("span", { class: "offline-progress-fill" });
@@ -28,6 +29,7 @@ function build(host) {
   return { bar, text, fill, mark, markText };
 }
 
+/** @returns {void} */
 function draw() {
   const host = document.getElementById("offline-ready");
   if (!host) return;
@@ -52,6 +54,7 @@ function draw() {
  * Follows the service worker's precache from the page's start: `registering` is the promise of
  * `navigator.serviceWorker.register` (a failure hides the bar).
  * @param {Promise<unknown>} registering
+ * @returns {void}
  */
 export function initOfflineReady(registering) {
   if (!("serviceWorker" in navigator)) return;
@@ -77,7 +80,10 @@ export function initOfflineReady(registering) {
   draw();
 }
 
-/** True once this phone holds everything it needs to play on offline. */
+/**
+ * True once this phone holds everything it needs to play on offline.
+ * @returns {boolean}
+ */
 export function offlineReady() {
   return state.ready;
 }

@@ -6,6 +6,7 @@ import { h } from "../dom.js";
  * for the control with the id labelFor; without a title the panel has no heading.
  * @param {{title?: import("../dom.js").Child, labelFor?: string, class?: string | (string | false | null | undefined)[], [attribute: string]: unknown}} [options]
  * @param {...import("../dom.js").Child} children
+ * @returns {HTMLElement}
  */
 export function panel({ title, labelFor, class: extraClass, ...attrs } = {}, ...children) {
   let heading = null;

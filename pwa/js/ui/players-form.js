@@ -29,6 +29,7 @@ import { t } from "../i18n.js";
  * @param {(i: number) => string} [options.seatClass]
  * @param {string} [options.removeClass]
  * @param {(head: HTMLElement, p: any, i: number) => HTMLElement} [options.card]
+ * @returns {{host: HTMLElement, addButton: HTMLButtonElement, render: () => void, displayName: (i: number) => string, names: () => string[]}}
  */
 export function playersList({
   players,
@@ -49,10 +50,12 @@ export function playersList({
   const host = h("div", { class: "players", testid: "players" });
   const addButton = h("button", { type: "button", class: "btn btn-secondary", testid: "add-player" }, t("setup.add_player"));
 
+  /** @param {number} i @returns {string} the name typed, else "Player <i + 1>" */
   function displayName(i) {
     return nameOf(players[i]).trim() || t("setup.player_n", { n: i + 1 });
   }
 
+  /** @param {any} p @param {number} i @returns {HTMLInputElement} */
   function nameInput(p, i) {
     const input = h("input", {
       type: "text",
@@ -72,29 +75,22 @@ export function playersList({
     return input;
   }
 
-  function removeButton(i) {
-    const remove = () => {
-      players.splice(i, 1);
-      onChange();
-    };
-    return h(
-      "button",
-      { type: "button", class: ["icon-button", removeClass], testid: `remove-player-${i}`, "aria-label": t("setup.remove_player", { n: i + 1 }), onclick: remove },
-      "×",
-    );
-  }
-
+  /** @param {any} p @param {number} i @returns {HTMLElement} */
   function row(p, i) {
     const head = h(
       "div",
       { class: ["player-head", !card && rowClass], testid: card ? undefined : `player-${i}` },
       h("span", { class: ["seat-no", seatClass && seatClass(i)] }, String(i + 1)),
       nameInput(p, i),
-      players.length > min ? removeButton(i) : null,
+      players.length > min ? removeButton(i, removeClass, () => {
+        players.splice(i, 1);
+        onChange();
+      }) : null,
     );
     return card ? card(head, p, i) : head;
   }
 
+  /** @returns {void} */
   function render() {
     host.replaceChildren(...players.map(row));
     addButton.hidden = players.length >= max;
@@ -107,12 +103,29 @@ export function playersList({
     document.getElementById(`player-name-${players.length - 1}`)?.focus();
   });
 
-  return { host, addButton, render, displayName, names: () => players.map((p, i) => displayName(i)) };
+  return { host, addButton, render, displayName, names: () => players.map((_p, i) => displayName(i)) };
+}
+
+/**
+ * The × that takes seat i's player off the list.
+ * @param {number} i
+ * @param {string | undefined} removeClass the game's own class on it
+ * @param {() => void} remove
+ * @returns {HTMLButtonElement}
+ */
+function removeButton(i, removeClass, remove) {
+  return h(
+    "button",
+    { type: "button", class: ["icon-button", removeClass], testid: `remove-player-${i}`, "aria-label": t("setup.remove_player", { n: i + 1 }), onclick: remove },
+    "×",
+  );
 }
 
 /**
  * A <select> of the seats by name; with random: true a "Random" option too.
  * → {el, render() (after the names or the count changed), seat() (the choice as a number; Random drawn now)}
+ * @param {{id: string, testid: string, names: () => string[], random?: boolean}} options
+ * @returns {{el: HTMLSelectElement, render: () => void, seat: () => number}}
  */
 export function seatSelect({ id, testid, names, random = false }) {
   const el = h("select", { id, class: "input", testid });
@@ -124,10 +137,9 @@ export function seatSelect({ id, testid, names, random = false }) {
     el,
     render() {
       const all = names();
-      el.replaceChildren(
-        ...all.map((name, i) => h("option", { value: String(i) }, name)),
-        random ? h("option", { value: "random" }, t("setup.random")) : null,
-      );
+      const options = all.map((name, i) => h("option", { value: String(i) }, name));
+      if (random) options.push(h("option", { value: "random" }, t("setup.random")));
+      el.replaceChildren(...options);
       value = (random && value === "random") || Number(value) < all.length ? value : "0";
       el.value = value;
     },
@@ -150,6 +162,7 @@ export function seatSelect({ id, testid, names, random = false }) {
  * @param {(v: V) => import("../dom.js").Child} [options.hints]
  * @param {string} [options.label]
  * @param {string} [options.extraClass]
+ * @returns {HTMLElement}
  */
 export function segmented({ values, value, onPick, testPrefix, labels, hints, label, extraClass }) {
   const group = h("div", { class: ["segmented", extraClass], role: "group", "aria-label": label });
@@ -173,6 +186,7 @@ export function segmented({ values, value, onPick, testPrefix, labels, hints, la
  * The setup <form>: page title, the game's sections, the sticky "Create table" button.
  * submit() runs once at a time (the button is off meanwhile); it posts through the view's create().
  * @param {{game: string, extraClass?: string, sections: import("../dom.js").Child[], submit: () => Promise<unknown>}} options
+ * @returns {HTMLFormElement}
  */
 export function setupForm({ game, extraClass, sections, submit }) {
   const createButton = h("button", { type: "submit", class: "btn btn-primary btn-big", testid: "create-table" }, t("setup.create"));

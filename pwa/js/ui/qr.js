@@ -19,6 +19,7 @@ function qrcode() {
  * @param {string} url
  * @param {string} caption
  * @param {string} [testid]
+ * @returns {HTMLElement}
  */
 export function qrFigure(url, caption, testid) {
   const box = h("div", { class: "qr-box", role: "img", "aria-label": caption, testid, "data-url": url });

@@ -12,6 +12,7 @@ import { exportButtons } from "../views/exports.js";
  * @param {GameResult} result
  * @param {number[]} seats
  * @param {(seat: number) => string} [fallbackName]
+ * @returns {string[]}
  */
 export function seatNames(result, seats, fallbackName = () => "?") {
   return seats.map((seat) => result.ranking.find((r) => r.seat === seat)?.name ?? fallbackName(seat));
@@ -20,6 +21,7 @@ export function seatNames(result, seats, fallbackName = () => "?") {
 /**
  * @param {GameResult} result
  * @param {(seat: number) => string} [fallbackName]
+ * @returns {string[]}
  */
 export function winnerNames(result, fallbackName) {
   return seatNames(result, result.winners, fallbackName);
@@ -28,6 +30,7 @@ export function winnerNames(result, fallbackName) {
 /**
  * The line that says how the game was decided.
  * @param {...import("../dom.js").Child} content
+ * @returns {HTMLParagraphElement}
  */
 export function explanationLine(...content) {
   return h("p", { class: "result-explanation", testid: "result-explanation" }, ...content);
@@ -45,6 +48,7 @@ export function explanationLine(...content) {
  * @param {(r: R["ranking"][number]) => import("../dom.js").Child} options.score
  * @param {import("../dom.js").Child[]} [options.intro]
  * @param {import("../dom.js").Child[]} [options.extra]
+ * @returns {HTMLElement}
  */
 export function gameResultPanel({ result, tableId, extraClass, fallbackName, score, intro = [], extra = [] }) {
   const names = winnerNames(result, fallbackName);

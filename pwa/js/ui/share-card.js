@@ -2,7 +2,7 @@
 // table name, date, winner, every player's score) and the same as text, in the phone's language.
 // The system share sheet takes both where it can share files; otherwise the picture is downloaded
 // and a sheet offers the text to copy (or to share on its own).
-import { h } from "../dom.js";
+import { h, present } from "../dom.js";
 import { t, lang, locale } from "../i18n.js";
 import { openSheet } from "./sheet.js";
 import { toast } from "../toast.js";
@@ -25,6 +25,7 @@ const COLOURS = { bg: "#f6f3ea", card: "#ffffff", ink: "#1d2b2f", muted: "#5b6b7
  * card: {game, tableName, date (Date), headline ("Eva wins!"), rows: [{place, name, score, winner}]}
  * → the text (one line each: game and table, date, winner, the ranking, Kibitz).
  * @param {Card} card
+ * @returns {string}
  */
 export function resultText(card) {
   const lines = [t("result.card.title", { game: card.game })];
@@ -36,18 +37,29 @@ export function resultText(card) {
   return lines.join("\n");
 }
 
-/** The table's name under the game's, without the game again ("Magellan · Eva, Tom · Wed 20:15"). */
+/**
+ * The table's name under the game's, without the game again ("Magellan · Eva, Tom · Wed 20:15").
+ * @param {Card} card
+ * @returns {string}
+ */
 function tableLine(card) {
   const name = String(card.tableName || "").trim();
   const prefix = `${card.game} · `;
   return name.startsWith(prefix) ? name.slice(prefix.length) : name === card.game ? "" : name;
 }
 
+/** @param {Date} date @returns {string} */
 function dateText(date) {
   return new Intl.DateTimeFormat(locale(), { dateStyle: "long" }).format(date);
 }
 
-/** Shorten `text` with "…" until it fits `width` in the context's current font. */
+/**
+ * Shorten `text` with "…" until it fits `width` in the context's current font.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {string} text
+ * @param {number} width
+ * @returns {string}
+ */
 function fit(ctx, text, width) {
   if (ctx.measureText(text).width <= width) return text;
   let cut = text;
@@ -58,13 +70,14 @@ function fit(ctx, text, width) {
 /**
  * The picture: a 1080-wide card, taller with more players. Returns the canvas.
  * @param {Card} card
+ * @returns {HTMLCanvasElement}
  */
 export function drawCard(card) {
   const height = PAD * 2 + 330 + card.rows.length * ROW + 90;
   const canvas = document.createElement("canvas");
   canvas.width = WIDTH;
   canvas.height = height;
-  const ctx = canvas.getContext("2d");
+  const ctx = present(canvas.getContext("2d"), "a canvas's 2D context"); // a new canvas has one
   const inner = WIDTH - PAD * 2;
   ctx.fillStyle = COLOURS.bg;
   ctx.fillRect(0, 0, WIDTH, height);
@@ -99,7 +112,7 @@ export function drawCard(card) {
     ctx.font = `800 42px ${FONT}`;
     ctx.fillText(`${r.place}.`, PAD + 28, base);
     ctx.font = `600 30px ${FONT}`;
-    const score = fit(ctx, r.score, inner * 0.45);
+    const score = fit(ctx, String(r.score), inner * 0.45);
     const scoreWidth = ctx.measureText(score).width;
     ctx.fillStyle = COLOURS.ink;
     ctx.fillText(score, PAD + inner - 28 - scoreWidth, base);
@@ -113,6 +126,14 @@ export function drawCard(card) {
   return canvas;
 }
 
+/**
+ * A filled five-pointed star around (cx, cy).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @returns {void}
+ */
 function star(ctx, cx, cy, r) {
   ctx.beginPath();
   for (let i = 0; i < 10; i++) {
@@ -124,6 +145,16 @@ function star(ctx, cx, cy, r) {
   ctx.fill();
 }
 
+/**
+ * A rounded rectangle's path.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} x
+ * @param {number} y
+ * @param {number} w
+ * @param {number} h2
+ * @param {number} r
+ * @returns {void}
+ */
 function roundRect(ctx, x, y, w, h2, r) {
   ctx.beginPath();
   ctx.moveTo(x + r, y);
@@ -134,16 +165,19 @@ function roundRect(ctx, x, y, w, h2, r) {
   ctx.closePath();
 }
 
+/** @param {HTMLCanvasElement} canvas @returns {Promise<Blob>} */
 function pngOf(canvas) {
   return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("no PNG"))), "image/png"));
 }
 
+/** @param {Card} card @returns {string} */
 function fileName(card) {
-  const slug = (s) => String(s).normalize("NFKD").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").toLowerCase();
+  const slug = (/** @type {string} */ s) => String(s).normalize("NFKD").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").toLowerCase();
   const day = card.date.toISOString().slice(0, 10);
   return `kibitz-${slug(card.game) || "game"}-${day}.png`;
 }
 
+/** @param {Blob} blob @param {string} name @returns {string} the blob's URL */
 function download(blob, name) {
   const url = URL.createObjectURL(blob);
   const a = h("a", { href: url, download: name, hidden: true });
@@ -154,6 +188,7 @@ function download(blob, name) {
   return url;
 }
 
+/** @param {string} text @param {HTMLTextAreaElement} area @returns {Promise<boolean>} copied */
 async function copyText(text, area) {
   try {
     await navigator.clipboard.writeText(text);
@@ -168,7 +203,14 @@ async function copyText(text, area) {
   }
 }
 
-/** No file sharing here: the picture is downloaded, and a sheet shows it with the text to copy/share. */
+/**
+ * No file sharing here: the picture is downloaded, and a sheet shows it with the text to copy/share.
+ * @param {Card} card
+ * @param {Blob} blob
+ * @param {string} text
+ * @param {HTMLCanvasElement} canvas
+ * @returns {void}
+ */
 function fallback(card, blob, text, canvas) {
   const name = fileName(card);
   download(blob, name);
@@ -179,7 +221,7 @@ function fallback(card, blob, text, canvas) {
     const ok = await copyText(text, area);
     toast(ok ? t("result.card.copied") : t("share.copy_failed"), { kind: ok ? "info" : "error" });
   });
-  const shareButton = navigator.share
+  const shareButton = typeof navigator.share === "function"
     ? h("button", { type: "button", class: "btn btn-secondary", testid: "share-card-share-text", onclick: () => navigator.share({ title: t("result.card.title", { game: card.game }), text }).catch(() => undefined) }, t("result.card.share_text"))
     : null;
   openSheet({
@@ -201,13 +243,22 @@ function fallback(card, blob, text, canvas) {
   });
 }
 
+/** A card drawn: its text, canvas and PNG. @typedef {{text: string, canvas: HTMLCanvasElement, blob: Blob, file: File}} Drawn */
+/** @typedef {{key: string | null, promise: Promise<Drawn> | null, ready: Drawn | null}} Prepared */
+
 // The last card drawn, by its words: the end screen is redrawn on every update, the picture not.
+/** @type {Prepared} */
 let cache = { key: null, promise: null, ready: null };
 
-/** The text, the canvas and the PNG of a card (drawn once per content and language). */
+/**
+ * The text, the canvas and the PNG of a card (drawn once per content and language).
+ * @param {Card} card
+ * @returns {Prepared}
+ */
 function prepare(card) {
   const key = JSON.stringify([lang(), card.game, card.tableName, card.date.toISOString(), card.headline, card.rows]);
   if (cache.key !== key) {
+    /** @type {Prepared} */
     const entry = { key, promise: null, ready: null };
     entry.promise = (async () => {
       const text = resultText(card);
@@ -225,25 +276,31 @@ function prepare(card) {
  * Hand the card to the system share sheet (with the picture when it takes files), else download
  * the picture and show the text. Called in the tap itself: a prepared picture is shared at once,
  * while the tap still counts as the player's (Safari's share sheet asks for that).
+ * @param {Card} card
+ * @returns {Promise<"shared" | "aborted" | "downloaded">}
  */
 export async function shareResultCard(card) {
   const entry = prepare(card);
-  const { text, canvas, blob, file } = entry.ready || (await entry.promise);
+  // prepare() starts drawing every card it has not drawn yet.
+  const { text, canvas, blob, file } = entry.ready || (await present(entry.promise, "the card's drawing"));
   const data = { files: [file], title: t("result.card.title", { game: card.game }), text };
-  if (navigator.share && navigator.canShare && navigator.canShare({ files: [file] })) {
+  if (typeof navigator.share === "function" && typeof navigator.canShare === "function" && navigator.canShare({ files: [file] })) {
     try {
       await navigator.share(data);
       return "shared";
     } catch (err) {
-      if (err && err.name === "AbortError") return "aborted"; // the player closed the share sheet
+      if (err && /** @type {Error} */ (err).name === "AbortError") return "aborted"; // the player closed the share sheet
     }
   }
   fallback(card, blob, text, canvas);
   return "downloaded";
 }
 
-/** The end screen's button; card() gives the card's data (drawn ahead, shared on the tap). */
-/** @param {() => Card} card */
+/**
+ * The end screen's button; card() gives the card's data (drawn ahead, shared on the tap).
+ * @param {() => Card} card
+ * @returns {HTMLButtonElement}
+ */
 export function shareResultButton(card) {
   let busy = false;
   const button = h(
@@ -265,7 +322,7 @@ export function shareResultButton(card) {
     t("result.share"),
   );
   setTimeout(() => {
-    if (button.isConnected) prepare(card()).promise.catch(() => undefined);
+    if (button.isConnected) prepare(card()).promise?.catch(() => undefined);
   }, 0);
   return button;
 }

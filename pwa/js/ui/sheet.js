@@ -18,7 +18,14 @@ import { t } from "../i18n.js";
  * @property {boolean} [confirm]
  * @property {string} [testid]
  */
-/** @param {SheetOptions} options */
+/**
+ * An open sheet: close it, change its body, turn Confirm off (and keep it from being dismissed).
+ * @typedef {{close: () => void, setBody: (content: import("../dom.js").Child) => void, setBusy: (value: boolean, options?: {lock?: boolean}) => void, readonly closed: boolean}} Sheet
+ */
+/**
+ * @param {SheetOptions} options
+ * @returns {Sheet}
+ */
 export function openSheet({ title, body, confirmLabel, cancelLabel, onConfirm, onCancel, confirm = true, testid = "sheet" }) {
   const bodyEl = h("div", { class: "sheet-body", testid: "sheet-body" });
   const confirmBtn = confirm
@@ -42,28 +49,31 @@ export function openSheet({ title, body, confirmLabel, cancelLabel, onConfirm, o
   let busy = false;
   let locked = false; // while a write is in flight the sheet cannot be dismissed
 
+  /** @returns {void} */
   function close() {
     if (closed) return;
     closed = true;
     document.removeEventListener("keydown", onKey);
     backdrop.remove();
   }
+  /** @returns {void} */
   function cancel() {
     if (locked) return;
     close();
     if (onCancel) onCancel();
   }
-  /** @param {KeyboardEvent} e */
+  /** @param {KeyboardEvent} e @returns {void} */
   function onKey(e) {
     if (e.key === "Escape") cancel();
   }
-  /** @param {import("../dom.js").Child | import("../dom.js").Child[]} content */
+  /** @param {import("../dom.js").Child | import("../dom.js").Child[]} content @returns {void} */
   function setBody(content) {
     bodyEl.replaceChildren(...(Array.isArray(content) ? content : [content]).map((c) => (c instanceof Node ? c : h("p", {}, c))));
   }
   /**
    * @param {boolean} value
    * @param {{lock?: boolean}} [options]
+   * @returns {void}
    */
   function setBusy(value, { lock = false } = {}) {
     busy = value;

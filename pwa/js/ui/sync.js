@@ -7,6 +7,36 @@ import { refusalText, t } from "../i18n.js";
 import { isOnline } from "../api.js";
 import { openSheet } from "./sheet.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]["LoggedEvent"]} LoggedEvent */
+/** @typedef {import("../games/registry.js").GameClient} GameClient */
+/** @typedef {import("../api.js").Problem} Problem */
+/**
+ * Where this phone's entries met another phone's (or the server refused them): at log position
+ * `base`, with the refusal when there is one.
+ * @typedef {{base: number, refused?: boolean, error?: Partial<Problem> | null}} Conflict
+ */
+/** One entry of either side, with the tables around it. @typedef {{before: any, after: any, event: LoggedEvent, undone?: LoggedEvent | null}} Step */
+/** @typedef {"after" | "back" | "drop"} Choice keep mine after theirs, take theirs back, drop mine */
+/** Whether a choice can be made, else why not. @typedef {{ok: boolean, reason?: string, error?: Problem}} ChoiceState */
+/**
+ * What the badge and the conflict sheet read of the table's sync session (sync/session.js).
+ * @typedef {object} ConflictSession
+ * @property {Conflict | null} conflict
+ * @property {number} waiting this phone's entries not on the server yet
+ * @property {string} mode "local" when the phone's referee holds the table
+ * @property {number} serverVersion
+ * @property {() => Promise<{theirs: Step[], mine: Step[]}>} describeConflict
+ * @property {() => Promise<Partial<Record<Choice, ChoiceState>>>} conflictChoices
+ * @property {(choice: Choice) => Promise<{ok: boolean}>} resolveConflict
+ */
+/** @typedef {Pick<ConflictSession, "conflict" | "waiting" | "mode">} BadgeSession */
+/** The conflict sheet on screen. @typedef {{key: string, version: number, sheet: ReturnType<typeof openSheet>, busy: boolean}} OpenSheet */
+
+/**
+ * The connection badge; show(session) redraws it.
+ * @param {{onConflict?: () => void}} [options] onConflict: the badge's button (a conflict waits)
+ * @returns {{element: HTMLElement, show: (session: BadgeSession) => void}}
+ */
 export function syncBadge({ onConflict = () => {} } = {}) {
   const element = h("span", { class: "badge badge-sync", testid: "sync-badge", role: "status", "aria-live": "polite" });
   // One button for as long as the conflict lasts: the badge is shown again at every change of the
@@ -14,6 +44,7 @@ export function syncBadge({ onConflict = () => {} } = {}) {
   const button = h("button", { type: "button", class: "badge-button", testid: "conflict-open", onclick: () => onConflict() });
   return {
     element,
+    /** @param {BadgeSession} session */
     show(session) {
       const online = navigator.onLine !== false && isOnline();
       let state = online ? "online" : "offline";
@@ -39,14 +70,22 @@ export function syncBadge({ onConflict = () => {} } = {}) {
   };
 }
 
+/** @type {OpenSheet | null} */
 let open = null; // {key, sheet} of the conflict sheet on screen
+/** @type {string | null} */
 let dismissed = null; // the conflict the players closed the sheet on (reopened from the badge)
 
+/** @param {Conflict} conflict @returns {string} */
 function keyOf(conflict) {
   return `${conflict.base}:${conflict.refused ? "refused" : "met"}`;
 }
 
-/** What one entry did, as the game words it (an undo: what it took back). */
+/**
+ * What one entry did, as the game words it (an undo: what it took back).
+ * @param {GameClient} game
+ * @param {Step} step
+ * @returns {string}
+ */
 function said(game, { before, after, event, undone }) {
   if (event.type === "undo" && undone) {
     const what = game.describe(after, before, undone);
@@ -59,6 +98,10 @@ function said(game, { before, after, event, undone }) {
  * Ask the players what stands; opened by itself once per conflict, and again whenever `force` (the
  * badge, a tap refused because of the conflict). Never closes into a dead end: a choice that cannot
  * be made is shown with its reason and the other choices stay.
+ * @param {ConflictSession} session
+ * @param {GameClient} game
+ * @param {{force?: boolean}} [options]
+ * @returns {Promise<void>}
  */
 export async function showConflict(session, game, { force = false } = {}) {
   const conflict = session.conflict;
@@ -85,42 +128,21 @@ export async function showConflict(session, game, { force = false } = {}) {
       if (open?.sheet === sheet) open = null;
     },
   });
+  /** @type {OpenSheet} */
   const mine = { key, version: session.serverVersion, sheet, busy: false };
   open = mine;
   sheet.setBody(h("p", { class: "muted" }, t("common.loading")));
   const [{ theirs, mine: ours }, choices] = await Promise.all([
     session.describeConflict().catch(() => ({ theirs: [], mine: [] })),
-    session.conflictChoices().catch(() => ({ drop: { ok: true } })),
+    session.conflictChoices().catch(() => /** @type {Partial<Record<Choice, ChoiceState>>} */ ({ drop: { ok: true } })),
   ]);
   if (open !== mine || sheet.closed) return;
-  const words = (steps) => steps.map((step) => said(game, step)).filter(Boolean).join(" · ");
+  const words = (/** @type {Step[]} */ steps) => steps.map((step) => said(game, step)).filter(Boolean).join(" · ");
   const theirsText = words(theirs) || t("sync.conflict_other_moves");
   const mineText = words(ours) || t("sync.conflict_other_moves");
 
-  async function choose(choice) {
-    mine.busy = true;
-    sheet.setBusy(true, { lock: true });
-    const outcome = await session.resolveConflict(choice).catch((err) => ({ ok: false, error: { detail: String(err) } }));
-    mine.busy = false;
-    if (outcome.ok) {
-      sheet.close();
-      if (open === mine) open = null;
-      dismissed = null;
-      if (session.conflict) showConflict(session, game, { force: true }); // it met again: decide again
-      return;
-    }
-    sheet.setBusy(false);
-    showConflict(session, game, { force: true }); // the same sheet, with why that choice cannot be made
-  }
-
-  const option = (choice, label, testid) => {
-    const state = choices[choice] || { ok: false };
-    const button = h("button", { type: "button", class: "btn btn-secondary btn-big", testid, onclick: () => choose(choice) }, label);
-    button.disabled = !state.ok;
-    const why = state.ok ? null : whyNot(state);
-    return [button, why ? h("p", { class: "muted", testid: `${testid}-why` }, why) : null].filter(Boolean);
-  };
-
+  /** @type {(choice: Choice, label: string, testid: string) => HTMLElement[]} */
+  const option = (choice, label, testid) => choiceButton(choices[choice] || { ok: false }, label, testid, () => choose(session, game, mine, choice));
   if (conflict.refused) {
     const reason = conflict.error?.detail || conflict.error?.title || "";
     sheet.setBody([
@@ -140,6 +162,49 @@ export async function showConflict(session, game, { force = false } = {}) {
   ]);
 }
 
+/**
+ * A choice's button, off with its reason where it cannot be made.
+ * @param {ChoiceState} state
+ * @param {string} label
+ * @param {string} testid
+ * @param {() => void} onChoose
+ * @returns {HTMLElement[]}
+ */
+function choiceButton(state, label, testid, onChoose) {
+  const button = h("button", { type: "button", class: "btn btn-secondary btn-big", testid, onclick: onChoose }, label);
+  button.disabled = !state.ok;
+  const why = state.ok ? null : whyNot(state);
+  const whyText = why ? h("p", { class: "muted", testid: `${testid}-why` }, why) : null;
+  return whyText ? [button, whyText] : [button];
+}
+
+/**
+ * The players chose: settled, the sheet goes (and comes again if the entries met again); refused,
+ * the same sheet again with why.
+ * @param {ConflictSession} session
+ * @param {GameClient} game
+ * @param {OpenSheet} mine the sheet they chose on
+ * @param {Choice} choice
+ * @returns {Promise<void>}
+ */
+async function choose(session, game, mine, choice) {
+  const sheet = mine.sheet;
+  mine.busy = true;
+  sheet.setBusy(true, { lock: true });
+  const outcome = await session.resolveConflict(choice).catch((err) => ({ ok: false, error: { detail: String(err) } }));
+  mine.busy = false;
+  if (outcome.ok) {
+    sheet.close();
+    if (open === mine) open = null;
+    dismissed = null;
+    if (session.conflict) showConflict(session, game, { force: true }); // it met again: decide again
+    return;
+  }
+  sheet.setBusy(false);
+  showConflict(session, game, { force: true }); // the same sheet, with why that choice cannot be made
+}
+
+/** @param {ChoiceState} state @returns {string} */
 function whyNot(state) {
   if (state.reason === "cannot-take-back") return t("sync.back_impossible");
   if (state.reason === "does-not-fit") return t("sync.after_impossible", { reason: state.error ? refusalText(state.error) : "" });

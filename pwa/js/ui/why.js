@@ -7,6 +7,7 @@ import { rulesUrl } from "./header.js";
 /**
  * @param {Set<string>} decisions
  * @param {string} rule
+ * @returns {string}
  */
 export function decisionAnchor(decisions, rule) {
   return decisions.has(rule) ? `decision-${rule}` : rule;
@@ -18,6 +19,7 @@ export function decisionAnchor(decisions, rule) {
  * @param {string} anchor
  * @param {string} [testid]
  * @param {{text?: import("../dom.js").Child, extraClass?: string}} [options]
+ * @returns {HTMLAnchorElement}
  */
 export function rulesLink(game, anchor, testid, { text = t("common.why"), extraClass } = {}) {
   return h("a", { class: ["why", extraClass], href: rulesUrl(game, anchor), target: "_blank", rel: "noopener", testid }, text);

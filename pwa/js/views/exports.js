@@ -4,7 +4,7 @@ import { t } from "../i18n.js";
 import * as api from "../api.js";
 import { toastError } from "../toast.js";
 
-/** @param {string} tableId */
+/** @param {string} tableId @returns {HTMLDivElement} */
 export function exportButtons(tableId) {
   const bgstats = h("button", { type: "button", class: "btn btn-secondary", testid: "export-bgstats" }, t("export.bgstats"));
   bgstats.addEventListener("click", async () => {

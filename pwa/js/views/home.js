@@ -38,6 +38,7 @@ export function parseJoin(text) {
 /**
  * The day and time a remembered table started (else was last seen), the phone's way.
  * @param {KnownTable} entry
+ * @returns {string}
  */
 function whenText(entry) {
   const at = entry.created_at || entry.updated_at || entry.seen_at;
@@ -51,6 +52,7 @@ const FIRST_TABLES = 3;
 /**
  * @param {KnownTable} entry
  * @param {(entry: KnownTable) => void} onForget
+ * @returns {HTMLLIElement}
  */
 function tableItem(entry, onForget) {
   const hasToken = !!store.getToken(entry.id);
@@ -78,14 +80,49 @@ function tableItem(entry, onForget) {
   );
 }
 
-/** @param {HTMLElement} container */
+/**
+ * @param {HTMLElement} container
+ * @returns {Promise<void>}
+ */
 export async function mountHome(container) {
   setRulesGame(null);
+  const tables = knownTablesList();
+  const gameButtons = h("div", { class: "game-list", testid: "game-list" }, h("p", { class: "muted" }, t("common.loading")));
+  container.classList.add("home");
+  container.append(
+    h(
+      "section",
+      { class: "home-top" },
+      h("h1", { class: "home-title" }, t("home.title")),
+      h("p", { class: "tagline" }, t("home.tagline")),
+      h("h2", { class: "section-title" }, t("home.your_tables")),
+      tables.empty,
+      tables.list,
+      tables.more,
+    ),
+    h(
+      "section",
+      { class: "home-groups" },
+      h("h2", { class: "section-title" }, t("group.your_groups")),
+      h("ul", { class: "table-list", testid: "known-groups" }, groupItems()),
+      h("a", { class: "btn btn-secondary", href: "#/g/new", testid: "new-group" }, t("group.new")),
+    ),
+    h("section", { class: "home-bottom" }, joinForm(), h("h2", { class: "section-title" }, t("home.new_table")), gameButtons),
+  );
+  tables.render();
+  await showGames(gameButtons);
+}
+
+/**
+ * The tables this phone knows: the first few, "all" on a tap; each can be forgotten.
+ * @returns {{list: HTMLElement, empty: HTMLElement, more: HTMLButtonElement, render: () => void}}
+ */
+function knownTablesList() {
   const tablesList = h("ul", { class: "table-list", testid: "known-tables" });
   const empty = h("p", { class: "muted" }, t("home.no_tables"));
-
   let showAll = false;
   const more = h("button", { type: "button", class: "btn btn-link", testid: "known-more", onclick: () => { showAll = !showAll; renderTables(); } });
+  /** @returns {void} */
   function renderTables() {
     const entries = store.knownTables();
     const shown = showAll ? entries : entries.slice(0, FIRST_TABLES);
@@ -94,12 +131,19 @@ export async function mountHome(container) {
     more.hidden = entries.length <= FIRST_TABLES;
     more.textContent = showAll ? t("home.tables_fewer") : t("home.tables_all", { count: entries.length });
   }
-  /** @param {KnownTable} entry */
+  /** @param {KnownTable} entry @returns {void} */
   function forget(entry) {
     store.forgetTable(entry.id);
     renderTables();
   }
+  return { list: tablesList, empty, more, render: renderTables };
+}
 
+/**
+ * "Join a table": a link (or its code) typed or pasted.
+ * @returns {HTMLFormElement}
+ */
+function joinForm() {
   const joinInput = h("input", {
     type: "text",
     id: "join-input",
@@ -111,7 +155,7 @@ export async function mountHome(container) {
     placeholder: t("home.join_placeholder"),
     testid: "join-input",
   });
-  const joinForm = h(
+  return h(
     "form",
     {
       class: "join-form",
@@ -125,32 +169,14 @@ export async function mountHome(container) {
     h("label", { for: "join-input", class: "section-title" }, t("home.join")),
     h("div", { class: "join-row" }, joinInput, h("button", { type: "submit", class: "btn btn-secondary", testid: "join" }, t("home.join_button"))),
   );
+}
 
-  const gameButtons = h("div", { class: "game-list", testid: "game-list" }, h("p", { class: "muted" }, t("common.loading")));
-
-  container.classList.add("home");
-  container.append(
-    h(
-      "section",
-      { class: "home-top" },
-      h("h1", { class: "home-title" }, t("home.title")),
-      h("p", { class: "tagline" }, t("home.tagline")),
-      h("h2", { class: "section-title" }, t("home.your_tables")),
-      empty,
-      tablesList,
-      more,
-    ),
-    h(
-      "section",
-      { class: "home-groups" },
-      h("h2", { class: "section-title" }, t("group.your_groups")),
-      h("ul", { class: "table-list", testid: "known-groups" }, groupItems()),
-      h("a", { class: "btn btn-secondary", href: "#/g/new", testid: "new-group" }, t("group.new")),
-    ),
-    h("section", { class: "home-bottom" }, joinForm, h("h2", { class: "section-title" }, t("home.new_table")), gameButtons),
-  );
-  renderTables();
-
+/**
+ * A button per game to start a table (the server's list; offline: a note).
+ * @param {HTMLElement} gameButtons
+ * @returns {Promise<void>}
+ */
+async function showGames(gameButtons) {
   try {
     const games = await api.listGames();
     gameButtons.replaceChildren(

@@ -12,7 +12,7 @@ import { GAMES, gameTitle } from "../games/registry.js";
 /** @typedef {import("kibitz-api").components["schemas"]} Schemas */
 /** @typedef {Schemas["PlayerPage"]} PlayerPage */
 
-/** @param {string} iso */
+/** @param {string} iso @returns {string} */
 function day(iso) {
   return new Intl.DateTimeFormat(locale(), { dateStyle: "medium" }).format(new Date(iso));
 }
@@ -21,6 +21,7 @@ function day(iso) {
  * A list of label → value pairs, two columns that wrap at 360 px.
  * @param {[string, string][]} pairs
  * @param {string} testid
+ * @returns {HTMLElement}
  */
 function figures(pairs, testid) {
   return h("dl", { class: "player-figures", testid }, pairs.map(([label, value]) => h("div", { class: "player-figure" }, h("dt", {}, label), h("dd", {}, value))));
@@ -29,6 +30,7 @@ function figures(pairs, testid) {
 /**
  * @param {HTMLElement} container
  * @param {{params: Record<string, string>, query: URLSearchParams}} route
+ * @returns {Promise<void>}
  */
 export async function mountPlayer(container, { params, query }) {
   setRulesGame(null);
@@ -75,59 +77,70 @@ export async function mountPlayer(container, { params, query }) {
     ),
   );
   const lastOf = new Map(page.last_played.map((l) => [/** @type {string} */ (l.game), l.at]));
-  /** Each game's figures by its name (the figures every game has are read here). */
-  const byGame = /** @type {Record<string, PlayerPage["by_game"][keyof PlayerPage["by_game"]]>} */ (page.by_game);
-  for (const { name: game } of GAMES) {
-    const s = byGame[game];
-    if (!s) continue;
-    const at = lastOf.get(game);
-    parts.push(
-      h(
-        "section",
-        { class: "player-game", testid: `player-game-${game}` },
-        h("h2", { class: "section-title" }, gameTitle(game)),
-        figures(
-          [
-            [t("group.games"), number(s.games)],
-            [t("group.wins"), number(s.wins)],
-            [t("group.win_rate"), percent(s.win_rate)],
-            [t("group.best"), s.best_score === null ? "–" : number(s.best_score)],
-            [t("group.average"), number(s.average_score)],
-            [t("player.last_played"), at ? day(at) : "–"],
-          ],
-          `player-figures-${game}`,
-        ),
-      ),
-    );
-  }
-  if (page.records.length) {
-    parts.push(
-      h(
-        "section",
-        { class: "player-records" },
-        h("h2", { class: "section-title" }, t("player.records")),
-        h(
-          "ul",
-          { class: "player-record-list", testid: "player-records" },
-          page.records.map((r) =>
-            h(
-              "li",
-              { testid: `player-record-${r.game}`, "data-table": r.table_id },
-              h("strong", {}, t(`player.record.${r.kind}`)),
-              " · ",
-              gameTitle(r.game),
-              ": ",
-              h("span", { class: "player-record-value" }, number(r.value)),
-              h("br"),
-              h("span", { class: "muted small" }, day(r.at)),
-              " ",
-              h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(r.table_id)}`, testid: `player-record-table-${r.game}` }, t("group.open_table")),
-            ),
-          ),
-        ),
-      ),
-    );
-  }
+  for (const { name: game } of GAMES) parts.push(gameSection(page, game, lastOf.get(game)));
+  if (page.records.length) parts.push(recordsSection(page));
   parts.push(backLink);
   container.append(.../** @type {HTMLElement[]} */ (parts.filter(Boolean)));
+}
+
+/**
+ * The player's figures in one game (null when they never played it).
+ * @param {PlayerPage} page
+ * @param {string} game
+ * @param {string | undefined} at when they last played it
+ * @returns {HTMLElement | null}
+ */
+function gameSection(page, game, at) {
+  /** Each game's figures by its name (the figures every game has are read here). */
+  const byGame = /** @type {Record<string, PlayerPage["by_game"][keyof PlayerPage["by_game"]]>} */ (page.by_game);
+  const s = byGame[game];
+  if (!s) return null;
+  return h(
+    "section",
+    { class: "player-game", testid: `player-game-${game}` },
+    h("h2", { class: "section-title" }, gameTitle(game)),
+    figures(
+      [
+        [t("group.games"), number(s.games)],
+        [t("group.wins"), number(s.wins)],
+        [t("group.win_rate"), percent(s.win_rate)],
+        [t("group.best"), s.best_score === null ? "–" : number(s.best_score)],
+        [t("group.average"), number(s.average_score)],
+        [t("player.last_played"), at ? day(at) : "–"],
+      ],
+      `player-figures-${game}`,
+    ),
+  );
+}
+
+/**
+ * The player's records, each with the table it was set at.
+ * @param {PlayerPage} page
+ * @returns {HTMLElement}
+ */
+function recordsSection(page) {
+  return h(
+    "section",
+    { class: "player-records" },
+    h("h2", { class: "section-title" }, t("player.records")),
+    h(
+      "ul",
+      { class: "player-record-list", testid: "player-records" },
+      page.records.map((r) =>
+        h(
+          "li",
+          { testid: `player-record-${r.game}`, "data-table": r.table_id },
+          h("strong", {}, t(`player.record.${r.kind}`)),
+          " · ",
+          gameTitle(r.game),
+          ": ",
+          h("span", { class: "player-record-value" }, number(r.value)),
+          h("br"),
+          h("span", { class: "muted small" }, day(r.at)),
+          " ",
+          h("a", { class: "btn-link", href: `#/t/${encodeURIComponent(r.table_id)}`, testid: `player-record-table-${r.game}` }, t("group.open_table")),
+        ),
+      ),
+    ),
+  );
 }

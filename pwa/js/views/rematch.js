@@ -27,6 +27,7 @@ export function rematchBody(table) {
  * @param {import("kibitz-api").components["schemas"]["Table"]} table
  * @param {string} title
  * @param {string} key
+ * @returns {Promise<void>}
  */
 async function rematch(table, title, key) {
   const body = rematchBody(table);
@@ -66,6 +67,7 @@ async function rematch(table, title, key) {
 /**
  * @param {import("kibitz-api").components["schemas"]["Table"]} table
  * @param {string} title
+ * @returns {HTMLDivElement}
  */
 export function endActions(table, title) {
   const key = api.newIdempotencyKey(); // a second tap on Rematch starts no second table

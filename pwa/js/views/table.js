@@ -2,76 +2,108 @@
 // (polling), and runs the propose → preview → confirm → post cycle for the game screen. With a
 // player's own link (s, sk) the phone knows "my seat" and keeps that seat's private view (e.g. the
 // Magellan hand) fresh with the table's version. Game-specific drawing lives in js/games/<game>/.
-import { h } from "../dom.js";
-import { t, list, locale } from "../i18n.js";
+// The screen's parts: the bar (table-bar.js), my seat (table-seat.js), the table drawn and
+// replaced by newer views (table-view.js), the entry cycle (table-entry.js); this module opens the
+// table and wires them to its sync session and the network.
+import { h, present } from "../dom.js";
+import { t } from "../i18n.js";
 import * as api from "../api.js";
 import * as store from "../store.js";
 import { navigate, replacePath } from "../router.js";
 import { loadGame } from "../games/registry.js";
 import { setRulesGame } from "../ui/header.js";
-import { openSheet } from "../ui/sheet.js";
-import { needsSeatLinks, seatLink, shareTable } from "../ui/share.js";
-import { shareResultButton } from "../ui/share-card.js";
 import { followTable } from "../live.js";
-import { clearToasts, toast, toastError, undoToast } from "../toast.js";
+import { toast } from "../toast.js";
 import { openSession } from "../sync/session.js";
 import { syncBadge, showConflict } from "../ui/sync.js";
 import { openLog } from "../ui/log.js";
-import { endActions } from "./rematch.js";
 import { flushPending } from "../groups/filing.js";
 import { followNext, handOverNow, noteLastTable, tableGroup } from "../groups/evening.js";
+import { tableBar, shareSeats } from "./table-bar.js";
+import { refreshMine } from "./table-seat.js";
+import { adopt, draw } from "./table-view.js";
+import { dropUndoToasts, propose, tapNow } from "./table-entry.js";
 
-/** A tap this soon after another phone's entry redrew the screen is asked about (issue 33). */
-export const LATE_TAP_MS = 700;
+export { LATE_TAP_MS } from "./table-entry.js";
 
+/** @typedef {import("kibitz-api").components["schemas"]["Table"]} Table */
+/** @typedef {Awaited<ReturnType<typeof openSession>>} Session */
+/** @typedef {import("../games/registry.js").GameClient} GameClient */
+/** @typedef {import("../games/registry.js").LoggedEvent} LoggedEvent */
+/** @typedef {{close: () => void, setBusy: (busy: boolean, opts?: {lock?: boolean}) => void, setBody?: (body: import("../dom.js").Child) => void}} PendingSheet */
+/**
+ * The action waiting in the confirm sheet, or being recorded.
+ * @typedef {{event: import("../games/registry.js").GameEvent, key: string, version: number, committing: boolean, previewed?: boolean, sheet: PendingSheet}} Pending
+ */
+/**
+ * When another phone's entry last changed this screen (performance.now()), and what it did.
+ * @typedef {{at: number, before: Table, after: Table, event: LoggedEvent | null}} Foreign
+ */
+/**
+ * What one table's screen knows.
+ * @typedef {object} TableState
+ * @property {string} id the table's id (a table started offline gets its server id once)
+ * @property {string | null} token the table's write token, where this phone has it
+ * @property {boolean} readOnly
+ * @property {Session} session
+ * @property {GameClient} game
+ * @property {Table} table the view on screen
+ * @property {boolean} destroyed
+ * @property {Foreign | null} foreign
+ * @property {Pending | null} pending
+ * @property {import("../store.js").SeatKey | null} mySeat from a player's own link
+ * @property {import("../games/registry.js").Mine | null} mine my seat's private view
+ * @property {number} seatAsk the newest ask for it (the newest answer wins)
+ */
+/**
+ * A table's screen: what it knows and its parts.
+ * @typedef {TableState & {
+ *   body: HTMLElement,
+ *   seatNotice: HTMLElement,
+ *   bar: import("./table-bar.js").TableBar,
+ *   badge: ReturnType<typeof syncBadge>,
+ *   screen: import("../games/registry.js").Screen,
+ *   nextGame: ReturnType<typeof followNext>,
+ *   log: ReturnType<typeof openLog> | null,
+ *   poller: import("./../poll.js").Poller,
+ * }} TableScreen
+ */
+/** What the session tells the screen (set once the screen exists). */
+/** @typedef {{change: (reason?: string) => void, renamed: (newId: string, localId: string) => void}} SessionHooks */
+
+/**
+ * @param {HTMLElement} container
+ * @param {string} message
+ * @returns {void}
+ */
 function errorScreen(container, message) {
   container.replaceChildren(
     h("div", { class: "empty-state" }, h("p", { testid: "table-error" }, message), h("a", { class: "btn btn-secondary", href: "#/" }, t("common.back_home"))),
   );
 }
 
+/**
+ * @param {HTMLElement} container
+ * @param {import("../router.js").RouteContext} route
+ * @returns {Promise<(() => void) | undefined>} the screen's cleanup
+ */
 export async function mountTable(container, { params, query }) {
-  let id = params.id;
-  const k = query.get("k");
-  if (k) store.setToken(id, k);
-  const s = query.get("s");
-  const sk = query.get("sk");
-  if (s !== null && /^\d+$/.test(s) && sk) store.setMySeat(id, Number(s), sk);
-  if (k || s !== null || sk !== null) replacePath(`/t/${encodeURIComponent(id)}`); // keep the secrets out of the visible URL
-  let token = store.getToken(id);
+  const id = takeLinkSecrets(params.id, query);
+  const token = store.getToken(id);
   container.classList.add("table-screen");
   container.append(h("p", { class: "muted loading" }, t("common.loading")));
-
-  // Set once the screen exists; the session reports every change of view, queue or connection.
-  /** @type {(reason?: string) => void} */
-  let onSessionChange = () => {};
+  /** @type {SessionHooks} */
+  const hooks = { change: () => {}, renamed: () => {} };
   let session;
   try {
-    session = await openSession(id, {
-      onChange: (_session, reason) => onSessionChange(reason),
-      onRenamed: (newId, localId) => {
-        // A table started offline got its server id: the same table under its real address.
-        store.forgetTable(localId);
-        store.noteRenamed(localId, newId);
-        flushPending().catch(() => undefined); // a group waiting to file it can now
-        handOverNow(localId, newId).catch(() => undefined); // the old table's phones can follow now
-        store.rememberTable(session.view, game.title);
-        id = newId;
-        controller.id = newId;
-        token = store.getToken(newId);
-        replacePath(`/t/${encodeURIComponent(newId)}`);
-        poller.stop();
-        poller = follow();
-      },
-    });
+    session = await openSession(id, { onChange: (_session, reason) => hooks.change(reason), onRenamed: (newId, localId) => hooks.renamed(newId, localId) });
   } catch (err) {
     if (err instanceof api.OfflineError) errorScreen(container, t("offline.no_table"));
-    else if (err.status === 404) errorScreen(container, t("error.table_not_found"));
-    else errorScreen(container, err.problem?.detail || t("error.generic"));
+    else if (err instanceof api.ApiError && err.status === 404) errorScreen(container, t("error.table_not_found"));
+    else errorScreen(container, (err instanceof api.ApiError && err.problem.detail) || t("error.generic"));
     return;
   }
-  const readOnly = !token && !session.startedHere;
-  let table = session.view;
+  const table = present(session.view, "the table's view"); // an open session has one
   const game = await loadGame(table.game);
   if (!game) {
     errorScreen(container, t("error.unknown_game"));
@@ -79,465 +111,253 @@ export async function mountTable(container, { params, query }) {
   }
   setRulesGame(game.name);
   store.rememberTable(table, game.title);
+  const mySeat = store.getMySeat(id);
+  /** @type {TableState} */
+  const state = {
+    ...{ id, token, readOnly: !token && !session.startedHere, session, game, table, destroyed: false },
+    ...{ foreign: null, pending: null, mySeat, seatAsk: 0 },
+    mine: mySeat ? { seat: mySeat.seat, view: null, version: null, status: "loading" } : null,
+  };
+  return showTable(container, state, hooks);
+}
 
-  let destroyed = false;
-  /** When another phone's entry last changed this screen: {at (performance.now()), before, after, event}. */
-  let foreign = null;
-  let pending = null; // the action waiting in the confirm sheet: {event, key, version, sheet, committing}
-  let mySeat = store.getMySeat(id); // {seat, token} from a player's own link, or null
-  // The seat's private view: {seat, view, version (of the table when asked), status: "loading" | "fresh" | "failed"}.
-  /** @type {import("../games/registry.js").Mine | null} */
-  let mine = mySeat ? { seat: mySeat.seat, view: null, version: null, status: "loading" } : null;
-  let seatAsk = 0;
+/**
+ * The table's key and a player's own link (seat and its token) are kept on the phone and taken out
+ * of the visible URL.
+ * @param {string} id
+ * @param {URLSearchParams} query
+ * @returns {string} the table's id
+ */
+function takeLinkSecrets(id, query) {
+  const k = query.get("k");
+  if (k) store.setToken(id, k);
+  const s = query.get("s");
+  const sk = query.get("sk");
+  if (s !== null && /^\d+$/.test(s) && sk) store.setMySeat(id, Number(s), sk);
+  if (k || s !== null || sk !== null) replacePath(`/t/${encodeURIComponent(id)}`); // keep the secrets out of the visible URL
+  return id;
+}
 
-  const controller = {
-    id,
-    readOnly,
-    game,
-    get table() {
-      return table;
+/**
+ * The game's controller: what a game's screen may read and do.
+ * @param {TableState} state
+ * @param {() => TableScreen} screen the whole screen (once it exists)
+ * @returns {import("../games/registry.js").Controller}
+ */
+function controllerOf(state, screen) {
+  return {
+    get id() {
+      return state.id;
     },
-    propose,
-    commitNow,
+    readOnly: state.readOnly,
+    game: state.game,
+    get table() {
+      return state.table;
+    },
+    propose: (event, opts) => propose(screen(), event, opts),
+    /** Record without a confirm step (e.g. the digital first die, which has no choice in it). */
+    commitNow: (event) => tapNow(screen(), event),
     /** What `event` would make, from the phone's referee (else the server); throws the refusal. */
-    check: (event) => session.preview(event),
+    check: (event) => state.session.preview(event),
     /** My seat number (from a player's own link), or null. */
     get seat() {
-      return mySeat ? mySeat.seat : null;
+      return state.mySeat ? state.mySeat.seat : null;
     },
     /** A player's own link: [{seat, name, url}] this phone holds (the phone the table was made on). */
-    seatLinks: () => shareSeats() || [],
+    seatLinks: () => shareSeats(state) || [],
     /** My seat's private view {seat, view, version, status}, or null. */
     get mine() {
-      return mine;
+      return state.mine;
     },
   };
+}
 
-  const seatHost = h("span", { class: "my-seat-host" });
+/**
+ * Build the screen over an open session and follow the table; → the screen's cleanup.
+ * @param {HTMLElement} container
+ * @param {TableState} state
+ * @param {SessionHooks} hooks
+ * @returns {() => void}
+ */
+function showTable(container, state, hooks) {
+  const st = buildScreen(container, state);
+  draw(st);
+  refreshMine(st);
+  st.poller = st.id.startsWith("local-") ? { stop() {}, now() {} } : follow(st);
+  hooks.renamed = (newId, localId) => renamed(st, newId, localId);
+  hooks.change = (reason) => sessionChanged(st, reason);
+  sessionChanged(st);
+  const stopWatching = watchNetwork(st);
+  return () => {
+    st.destroyed = true;
+    st.nextGame.stop();
+    st.bar.stop();
+    stopWatching();
+    st.session.close();
+    st.poller.stop();
+    if (st.pending) st.pending.sheet.close();
+    if (st.log) st.log.close();
+    if (st.screen.destroy) st.screen.destroy();
+  };
+}
+
+/**
+ * The screen's parts, laid out: the bar, the table's messages, my seat's notice, the next game's
+ * offer, and the game's own screen.
+ * @param {HTMLElement} container
+ * @param {TableState} state
+ * @returns {TableScreen}
+ */
+function buildScreen(container, state) {
+  /** @type {TableScreen} */
+  let st;
   const seatNotice = h("div", { class: "seat-notice-host" });
-  // The next game (a rematch, the group's next game) started on another phone: followed at once,
-  // or offered with one tap when it was there before this visit (issue 33).
   const nextHost = h("div", { class: "next-table-host", "aria-live": "polite" });
-  const nextGame = followNext({
-    tableId: () => id,
-    go: (path) => navigate(path),
-    offer: (_next, go) =>
-      nextHost.replaceChildren(
-        h("p", { class: "seat-notice", testid: "next-table-offer" }, t("evening.next_there"), " ", h("button", { type: "button", class: "btn btn-primary btn-small", testid: "next-table", onclick: go }, t("evening.next_open"))),
-      ),
-  });
-  const filed = tableGroup(id);
-  if (filed) noteLastTable(filed.group, id); // this group's next game is handed over from here
-  const viewOnlyBadge = readOnly ? h("span", { class: "badge badge-view", testid: "view-only" }, t("table.view_only")) : null;
-  /** "You are <name>" in the bar; on a seat link alone it stands for "view only" too (the bar says so). */
-  function showSeat() {
-    const name = mySeat ? table.players?.[mySeat.seat]?.name : null;
-    const label = name ? t("seat.you_are", { name }) : "";
-    const title = name && readOnly ? `${label} · ${t("table.view_only")}` : label;
-    seatHost.replaceChildren(name ? h("span", { class: "badge badge-seat", testid: "my-seat", title }, label) : "");
-    if (viewOnlyBadge) viewOnlyBadge.hidden = !!name;
-  }
-  function shareSeats() {
-    if (!needsSeatLinks(table)) return null;
-    return store.getSeatLinks(id).map(({ seat, token: seatToken }) => ({
-      seat,
-      name: table.players?.[seat]?.name ?? String(seat + 1),
-      url: seatLink(id, seat, seatToken),
-    }));
-  }
-
-  // The table's name (players and start time unless the players renamed it on this phone) and how
-  // long the game has run (to its last entry once it is over).
-  const nameButton = h("button", { type: "button", class: "table-name", testid: "table-name", title: t("table.rename"), onclick: rename });
-  const clock = h("span", { class: "table-clock", testid: "table-clock", title: t("table.played"), "aria-label": t("table.played") });
-  function defaultName() {
-    const start = table.created_at ? new Intl.DateTimeFormat(locale(), { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(table.created_at)) : "";
-    return [game.title, list((table.players || []).map((p) => p.name)), start].filter(Boolean).join(" · ");
-  }
-  function showName() {
-    nameButton.textContent = store.tableName(id) || defaultName();
-  }
-  function showClock() {
-    if (!table.created_at) return;
-    const end = table.finished && table.updated_at ? new Date(table.updated_at) : new Date();
-    const minutes = Math.max(0, Math.floor((end.getTime() - new Date(table.created_at).getTime()) / 60000));
-    clock.textContent = minutes < 60 ? t("table.minutes", { count: minutes }) : t("table.hours", { h: Math.floor(minutes / 60), m: String(minutes % 60).padStart(2, "0") });
-    clock.dataset.minutes = String(minutes);
-  }
-  const clockTimer = setInterval(showClock, 30_000);
-  function rename() {
-    const input = h("input", { type: "text", class: "input", testid: "rename-input", maxlength: 60, value: nameButton.textContent, "aria-label": t("table.rename") });
-    const sheet = openSheet({
-      title: t("table.rename"),
-      confirmLabel: t("table.rename_save"),
-      testid: "rename-sheet",
-      onConfirm: () => {
-        store.setTableName(id, input.value.trim());
-        showName();
-        sheet.close();
-      },
-    });
-    sheet.setBody([input]);
-    input.focus();
-  }
-
-  // The move log with its replay, over the table (from the phone's own store: offline too).
-  let log = null;
-  function showLog() {
-    if (log && !log.closed) return;
-    document.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove()); // it would cover the log
-    log = openLog({ session, game, onClose: () => (log = null) });
-  }
-
   const body = h("div", { class: "table-body" });
   // The badge opens the conflict sheet again whenever the players closed it to look at the table.
-  const badge = syncBadge({ onConflict: () => showConflict(session, game, { force: true }) });
-  // A new tap makes the last entry's undo toast stale: it goes at once.
-  const dropUndoToasts = () => document.querySelectorAll("[data-testid=undo-toast]").forEach((old) => old.remove());
+  const badge = syncBadge({ onConflict: () => showConflict(state.session, state.game, { force: true }) });
+  const bar = tableBar(state, { badge: badge.element, onLog: () => showLog(st) });
   body.addEventListener("click", dropUndoToasts, { capture: true });
   container.replaceChildren(
-    h(
-      "div",
-      { class: "table-bar" },
-      nameButton,
-      clock,
-      seatHost,
-      viewOnlyBadge,
-      badge.element,
-      h("button", { type: "button", class: "btn btn-small btn-secondary", testid: "open-log", onclick: showLog }, t("log.open")),
-      h(
-        "button",
-        { type: "button", class: "btn btn-small btn-secondary", testid: "share", onclick: () => shareTable(id, token, game.title, { seats: shareSeats() }) },
-        t("table.share"),
-      ),
-    ),
+    bar.element,
     // The table's messages (toast.js): in the flow, so none ever lies over the game (issue 33).
     h("div", { class: "table-news", id: "table-news", testid: "table-news", role: "status", "aria-live": "polite" }),
     seatNotice,
     nextHost,
     body,
   );
-  showSeat();
-  showName();
-  showClock();
-  const screen = game.createScreen(body, controller);
-  /** The share card's data (issue 26): the game, this table's name, the day it ended, the result. */
-  function resultCard() {
-    const shown = /** @type {import("../ui/share-card.js").ResultSection | null} */ (body.querySelector("[data-testid=result]"))?.shareCard;
-    const when = table.finished && table.updated_at ? table.updated_at : table.created_at;
-    return { game: game.title, tableName: nameButton.textContent, date: when ? new Date(when) : new Date(), ...shown };
-  }
-  /** Draw the table; under a finished game's result: share it (anyone), rematch and home. */
-  function draw() {
-    screen.update(table);
-    showClock();
-    const result = /** @type {import("../ui/share-card.js").ResultSection | null} */ (body.querySelector("[data-testid=result]"));
-    if (result?.shareCard && !result.querySelector("[data-testid=share-result]")) result.append(shareResultButton(resultCard));
-    if (result && !readOnly && !result.querySelector("[data-testid=end-actions]")) result.append(endActions(table, game.title));
-    nextGame.update(!!table.finished);
-  }
-  draw();
+  bar.showSeat();
+  bar.showClock();
+  const nextGame = followNextGame(state, nextHost);
+  const filed = tableGroup(state.id);
+  if (filed) noteLastTable(filed.group, state.id); // this group's next game is handed over from here
+  const parts = { body, seatNotice, bar, badge, nextGame, log: null, poller: { stop() {}, now() {} } };
+  // The game's screen reads the controller as it draws; it exists once createScreen returns.
+  st = Object.assign(state, parts, { screen: { update() {} } });
+  st.screen = state.game.createScreen(body, controllerOf(state, () => st));
+  return st;
+}
 
-  /** The player's link was refused (401/403, or no such seat): forget it and say so. */
-  function dropSeat() {
-    store.forgetMySeat(id);
-    mySeat = null;
-    mine = null;
-    showSeat();
-    seatNotice.replaceChildren(h("p", { class: "seat-notice", role: "alert", testid: "seat-error" }, t("seat.link_invalid")));
-    if (screen.updateMine) screen.updateMine();
-  }
+/**
+ * The next game (a rematch, the group's next game) started on another phone: followed at once, or
+ * offered with one tap when it was there before this visit (issue 33).
+ * @param {TableState} state
+ * @param {HTMLElement} nextHost
+ * @returns {ReturnType<typeof followNext>}
+ */
+function followNextGame(state, nextHost) {
+  return followNext({
+    tableId: () => state.id,
+    go: (path) => navigate(path),
+    offer: (_next, go) =>
+      nextHost.replaceChildren(
+        h("p", { class: "seat-notice", testid: "next-table-offer" }, t("evening.next_there"), " ", h("button", { type: "button", class: "btn btn-primary btn-small", testid: "next-table", onclick: go }, t("evening.next_open"))),
+      ),
+  });
+}
 
-  /** Ask for my seat's private view as of the table's current version (newest answer wins). */
-  async function refreshMine() {
-    if (!mySeat || destroyed) return;
-    const ask = ++seatAsk;
-    const version = table.version;
-    const asked = mySeat;
-    try {
-      const res = await session.privateView(asked.seat, asked.token);
-      if (destroyed || ask !== seatAsk || mySeat !== asked) return;
-      mine = { seat: asked.seat, view: res.view ?? null, version, status: res.stale ? "failed" : "fresh" };
-    } catch (err) {
-      if (destroyed || ask !== seatAsk || mySeat !== asked) return;
-      if (err instanceof api.ApiError && (err.status === 401 || err.status === 403 || err.code === "seat-not-found")) {
-        dropSeat();
-        return;
-      }
-      mine = { ...mine, status: "failed" }; // offline or a server error: keep what we knew
-    }
-    if (screen.updateMine) screen.updateMine();
-  }
+/**
+ * The move log with its replay, over the table (from the phone's own store: offline too).
+ * @param {TableScreen} st
+ * @returns {void}
+ */
+function showLog(st) {
+  if (st.log && !st.log.closed) return;
+  dropUndoToasts(); // it would cover the log
+  st.log = openLog({ session: st.session, game: st.game, onClose: () => (st.log = null) });
+}
 
-  /** Take a newer table view (from a poll, our own write, or a 409 answer). */
-  function adopt(next, { own = false } = {}) {
-    if (!next || destroyed) return;
-    if (!own && next.version < table.version) return; // never step back to an older view
-    const versionChanged = next.version !== table.version;
-    const changed = versionChanged || JSON.stringify(next) !== JSON.stringify(table);
-    if (next.finished && !table.finished) clearToasts(); // "… then it is Bruno's turn" is no news now
-    table = next;
-    if (changed) {
-      draw();
-      store.rememberTable(table, game.title);
-    }
-    // A game without secrets answers null: then one check of the link is enough.
-    if (versionChanged && mine && (mine.view !== null || mine.status !== "fresh")) refreshMine();
-    if (versionChanged && !own && pending && !pending.committing) {
-      pending.sheet.close();
-      pending = null;
-      toast(t("table.updated_elsewhere"));
-    }
-  }
+/**
+ * The live stream (else polling) of the table; news goes to the session, which tells the screen.
+ * @param {TableScreen} st
+ * @returns {import("../poll.js").Poller}
+ */
+function follow(st) {
+  return followTable(st.id, {
+    etag: st.session.etag,
+    onTable: (data, { stale, entries, from }) => {
+      // sync/session.js does not type serverChanged's options yet: the stream's entries and position.
+      if (!stale) st.session.serverChanged(data, /** @type {any} */ ({ entries, from }));
+    },
+  });
+}
 
-  function handleWriteError(err) {
-    if (err.code === "sync-conflict") {
-      // Another phone's entries met this phone's: nothing more is recorded until the players decide.
-      toast(t("sync.decide_first"));
-      showConflict(session, game, { force: true });
-    } else if (err.code === "tap-on-old-table") {
-      toast(t("sync.tap_not_recorded"), { timeout: 6000 });
-    } else if (err.code === "stale-version" && err.problem?.table) {
-      adopt(err.problem.table, { own: true });
-      toast(t("table.someone_faster"));
-    } else if (err instanceof api.OfflineError) {
-      toast(t("offline.not_sent"), { kind: "error" });
-    } else {
-      toastError(err, t("error.generic"));
-    }
-  }
+/**
+ * A table started offline got its server id: the same table under its real address.
+ * @param {TableScreen} st
+ * @param {string} newId
+ * @param {string} localId
+ * @returns {void}
+ */
+function renamed(st, newId, localId) {
+  store.forgetTable(localId);
+  store.noteRenamed(localId, newId);
+  flushPending().catch(() => undefined); // a group waiting to file it can now
+  handOverNow(localId, newId).catch(() => undefined); // the old table's phones can follow now
+  store.rememberTable(present(st.session.view, "the table's view"), st.game.title);
+  st.id = newId;
+  st.token = store.getToken(newId);
+  replacePath(`/t/${encodeURIComponent(newId)}`);
+  st.poller.stop();
+  st.poller = follow(st);
+}
 
-  /**
-   * One tap, one entry: the event is recorded at once and a toast says what it did, with Undo.
-   * A confirm sheet comes first only where a mistake is costly: the game names those entries
-   * (`game.confirmFirst`: ending a round, scoring, a secret card), and a caller may ask for one.
-   */
-  function propose(event, opts = {}) {
-    if (!mayRecord(event) || pending) return;
-    if (lateTap(event)) return;
-    if (opts.confirm || game.confirmFirst?.(event, table)) {
-      proposeWithSheet(event, opts);
-      return;
-    }
-    tapNow(event);
+/**
+ * The session's view, queue or connection changed: adopt the view, note another phone's entry
+ * (issue 33), say what an undo elsewhere took back, redraw the badge, the conflict and the log.
+ * @param {TableScreen} st
+ * @param {string} [reason] "server" for news from the server
+ * @returns {void}
+ */
+function sessionChanged(st, reason) {
+  const before = st.table;
+  adopt(st, st.session.view, { own: reason !== "server" });
+  const table = st.table;
+  const undone = reason === "server" ? st.session.takeNews() : null;
+  // While this phone's own entry is being sent, news from the server is that entry coming back
+  // (the answer to the write, or the live stream echoing it first): not another phone's. Another
+  // phone's entry in that moment makes the write itself fail (it names the version it saw).
+  const ownEcho = !!st.pending?.committing;
+  if (reason === "server" && !ownEcho && table !== before && table.version > before.version) {
+    // Another phone's entry redrew the screen now: a tap in the next moment is asked about (named
+    // when it is one entry and not an undo).
+    const one = table.version === before.version + 1 && !undone;
+    st.foreign = { at: performance.now(), before, after: table, event: one ? st.session.lastInEffect(table.version) : null };
   }
-
-  /**
-   * The table's key records anything; a player's own link alone records that player's own entries
-   * (the Magellan A slide typed on the slider's phone, MG-8): the server takes a seat token for them.
-   */
-  function mayRecord(event) {
-    return !readOnly || (mySeat !== null && Number.isInteger(event.seat) && event.seat === mySeat.seat);
+  if (undone && !st.destroyed) {
+    // Every phone is told what an undo took back ("Undone on another phone: 4 for red").
+    const what = st.game.describe(table, before, undone);
+    toast(what ? t("table.undone_elsewhere", { what }) : t("table.undone_elsewhere_plain"), { timeout: 6000 });
   }
+  st.badge.show(st.session);
+  if (st.session.conflict) showConflict(st.session, st.game);
+  if (st.log && !st.log.closed) st.log.refresh();
+}
 
-  /** What an undo takes back: the last entry still in effect, as the game words it. */
-  function undoneText(before, after) {
-    const undone = session.lastInEffect(before.version);
-    return undone ? game.describe(after, before, undone) : "";
-  }
-
-  /**
-   * The toast after an entry says news: after a confirm sheet (which showed what the entry does, or
-   * asked "End the game now?") only that it is recorded, and nothing once that entry ended the game
-   * (the result says who won).
-   */
-  function afterEntry(before, after, event, { confirmed = false } = {}) {
-    if (event.type !== "undo" && confirmed && after?.finished && !before?.finished) {
-      clearToasts();
-      return;
-    }
-    if (event.type === "undo") {
-      const what = undoneText(before, after);
-      toast(what ? t("table.undone", { what }) : t("table.undone_plain"));
-      return;
-    }
-    const said = confirmed ? t("news.recorded") : game.describe(before, after, event);
-    if (readOnly) toast(said); // undo needs the table's key
-    // GEN-1: a die or card the server drew stands, so nothing is offered that it would refuse.
-    else if (after?.legal_actions?.undo?.possible === false) undoToast(said, null);
-    // The toast's Undo takes back this very entry (it names it), never whatever came after it.
-    else undoToast(said, () => tapNow({ type: "undo", undoes: after.version }));
-  }
-
-  /**
-   * Issue 33, a late duplicate tap: another phone's entry redrew this screen a moment ago
-   * (LATE_TAP_MS), faster than a person can see it, so a tap now was very likely meant for the
-   * screen before — the same die typed on two phones. It is not applied to the new state silently:
-   * a sheet says what the other phone recorded and asks whether this one is another entry. True when
-   * the tap went to that sheet.
-   */
-  function lateTap(event) {
-    if (!foreign || event.type === "undo" || performance.now() - foreign.at > LATE_TAP_MS) return false;
-    const theirs = foreign.event ? game.describe(foreign.before, foreign.after, foreign.event) : "";
-    foreign = null; // asked once: the player has seen the new screen now
-    proposeWithSheet(event, {
-      title: t("late_tap.title"),
-      confirmLabel: t("late_tap.confirm"),
-      cancelLabel: t("late_tap.cancel"),
-      lead: h("p", { class: "late-lead", testid: "late-tap-theirs" }, theirs ? t("late_tap.theirs", { what: theirs }) : t("late_tap.theirs_plain")),
-      testid: "late-tap-sheet",
-    });
-    return true;
-  }
-
-  /** Record at once (the phone's referee answers in about a millisecond; else the server). */
-  async function tapNow(event) {
-    if (!mayRecord(event) || pending) return;
-    if (lateTap(event)) return;
-    const before = table;
-    const mine = { event, key: api.newIdempotencyKey(), version: table.version, committing: true, sheet: { close() {}, setBusy() {} } };
-    pending = mine;
-    body.setAttribute("aria-busy", "true");
-    dropUndoToasts();
-    try {
-      const after = await session.record(event, mine.key, { seen: before.version });
-      adopt(after, { own: true });
-      afterEntry(before, after, event);
-    } catch (err) {
-      handleWriteError(err);
-    } finally {
-      if (pending === mine) pending = null;
-      body.removeAttribute("aria-busy");
-    }
-  }
-
-  /**
-   * Show what `event` would do and record it on Confirm.
-   * opts.preview === false: no preview (digital dice must not be rolled in advance); opts.text is
-   * shown instead.
-   */
-  async function proposeWithSheet(event, opts = {}) {
-    if (!mayRecord(event) || pending) return;
-    const version = table.version;
-    const mine = { event, key: api.newIdempotencyKey(), version, committing: false };
-    pending = mine;
-    mine.sheet = openSheet({
-      title: opts.title || t("confirm.title"),
-      confirmLabel: opts.confirmLabel,
-      cancelLabel: opts.cancelLabel,
-      testid: opts.testid,
-      onConfirm: () => commit(mine),
-      onCancel: () => {
-        if (pending === mine) pending = null;
-      },
-    });
-    if (opts.preview === false) {
-      mine.sheet.setBody(opts.text || "");
-      return;
-    }
-    const lead = opts.lead || null;
-    mine.sheet.setBody([lead, h("p", { class: "muted" }, t("confirm.previewing"))].filter(Boolean));
-    mine.sheet.setBusy(true);
-    try {
-      const after = await session.preview(event);
-      if (pending !== mine) return;
-      const yours = h("p", { class: "preview-text", testid: "preview-text" }, game.describe(table, after, event));
-      mine.sheet.setBody(lead ? [lead, h("p", { class: "small muted" }, t("late_tap.yours")), yours] : yours);
-      mine.previewed = true; // the sheet said what it does: the toast after it need not again
-      mine.sheet.setBusy(false);
-    } catch (err) {
-      if (pending !== mine) return;
-      if (err instanceof api.OfflineError) {
-        mine.sheet.setBody([opts.lead || null, h("p", { class: "muted" }, t("offline.no_preview"))].filter(Boolean));
-        mine.sheet.setBusy(false);
-        return;
-      }
-      pending = null;
-      mine.sheet.close();
-      handleWriteError(err);
-    }
-  }
-
-  async function commit(mine) {
-    if (pending !== mine || mine.committing) return;
-    mine.committing = true;
-    mine.sheet.setBusy(true, { lock: true });
-    const before = table;
-    try {
-      const next = await session.record(mine.event, mine.key, { seen: mine.version });
-      if (pending === mine) pending = null;
-      mine.sheet.close();
-      adopt(next, { own: true });
-      afterEntry(before, next, mine.event, { confirmed: !!mine.previewed });
-    } catch (err) {
-      mine.committing = false;
-      if (err instanceof api.OfflineError) {
-        // Keep the sheet and the idempotency key: Confirm again retries the very same action.
-        mine.sheet.setBusy(false);
-        mine.sheet.setBody(h("p", { class: "muted" }, t("offline.not_sent_retry")));
-        return;
-      }
-      if (pending === mine) pending = null;
-      mine.sheet.close();
-      handleWriteError(err);
-    }
-  }
-
-  /** Record without a confirm step (e.g. the digital first die, which has no choice in it). */
-  function commitNow(event) {
-    return tapNow(event);
-  }
-
-  refreshMine();
-  const follow = () =>
-    followTable(id, {
-      etag: session.etag,
-      onTable: (data, { stale, entries, from }) => {
-        if (!stale) session.serverChanged(data, { entries, from });
-      },
-    });
-  let poller = id.startsWith("local-") ? { stop() {}, now() {} } : follow();
-  onSessionChange = (reason) => {
-    const before = table;
-    adopt(session.view, { own: reason !== "server" });
-    const undone = reason === "server" ? session.takeNews() : null;
-    // While this phone's own entry is being sent, news from the server is that entry coming back
-    // (the answer to the write, or the live stream echoing it first): not another phone's. Another
-    // phone's entry in that moment makes the write itself fail (it names the version it saw).
-    const ownEcho = !!pending?.committing;
-    if (reason === "server" && !ownEcho && table !== before && table.version > before.version) {
-      // Another phone's entry redrew the screen now: a tap in the next moment is asked about (named
-      // when it is one entry and not an undo).
-      const one = table.version === before.version + 1 && !undone;
-      foreign = { at: performance.now(), before, after: table, event: one ? session.lastInEffect(table.version) : null };
-    }
-    if (undone && !destroyed) {
-      // Every phone is told what an undo took back ("Undone on another phone: 4 for red").
-      const what = game.describe(table, before, undone);
-      toast(what ? t("table.undone_elsewhere", { what }) : t("table.undone_elsewhere_plain"), { timeout: 6000 });
-    }
-    badge.show(session);
-    if (session.conflict) showConflict(session, game);
-    if (log && !log.closed) log.refresh();
-  };
-  onSessionChange();
-  // Back online: send what waits, catch up, and ask again for my cards if the last try failed.
-  const retryMine = () => mine?.status === "failed" && refreshMine();
+/**
+ * Back online: send what waits, catch up, and ask again for my cards if the last try failed.
+ * → stops watching.
+ * @param {TableScreen} st
+ * @returns {() => void}
+ */
+function watchNetwork(st) {
+  const retryMine = () => st.mine?.status === "failed" && refreshMine(st);
   const back = () => {
-    session.flush();
-    poller.now();
+    st.session.flush();
+    st.poller.now();
     retryMine();
-    badge.show(session);
+    st.badge.show(st.session);
   };
-  const offConnectivity = api.onConnectivity((online) => (online ? back() : badge.show(session)));
-  const onOffline = () => badge.show(session);
+  const offConnectivity = api.onConnectivity((online) => (online ? back() : st.badge.show(st.session)));
+  const onOffline = () => st.badge.show(st.session);
   window.addEventListener("online", back);
   window.addEventListener("offline", onOffline);
   // A safety net for networks that come back without an "online" event.
-  const retry = setInterval(() => session.waiting && session.flush(), 5000);
-
+  const retry = setInterval(() => st.session.waiting && st.session.flush(), 5000);
   return () => {
-    destroyed = true;
-    nextGame.stop();
-    clearInterval(clockTimer);
     clearInterval(retry);
     window.removeEventListener("offline", onOffline);
-    session.close();
-    poller.stop();
     offConnectivity();
     window.removeEventListener("online", back);
-    if (pending) pending.sheet.close();
-    if (log) log.close();
-    if (screen.destroy) screen.destroy();
   };
 }
