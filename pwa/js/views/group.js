@@ -443,7 +443,7 @@ async function renderStats(pg) {
   parts.push(chart({ title: t("group.wins_chart"), kind: "bars", labels: players.map((p) => p.name), xLabel: t("group.player"), series: [{ label: t("group.wins"), values: players.map((p) => p.wins) }], testid: "chart-wins" }));
   parts.push(winsOverTime(players, hist.entries));
   for (const g of GAMES) {
-    const of = players.filter((p) => p.by_game[g.name]);
+    const of = players.filter((p) => /** @type {Record<string, unknown>} */ (p.by_game)[g.name]);
     if (of.length) parts.push(gameStats(g.name, of));
   }
   parts.push(headToHead(pg, players));

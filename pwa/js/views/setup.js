@@ -23,7 +23,7 @@ import { adoptNext, handOver, handOverLater, lastTableOf, tableGroup } from "../
  * What the setup screen knows: the game, its rules as data, and the group the table goes to.
  * @typedef {object} SetupState
  * @property {HTMLElement} container
- * @property {"mahe" | "magellan" | "mhing"} gameName
+ * @property {string} gameName
  * @property {import("../games/registry.js").SetupContext["meta"]} meta
  * @property {import("../store.js").KnownGroup[]} groups the groups this phone may file games in
  * @property {string} groupId the chosen group ("" for none)

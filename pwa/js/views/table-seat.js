@@ -34,7 +34,7 @@ export async function refreshMine(st) {
   try {
     const res = await st.session.privateView(asked.seat, asked.token);
     if (st.destroyed || ask !== st.seatAsk || st.mySeat !== asked) return;
-    st.mine = { seat: asked.seat, view: res.view ?? null, version, status: res.stale ? "failed" : "fresh" };
+    st.mine = { seat: asked.seat, view: /** @type {import("../games/registry.js").Mine["view"]} */ (res.view ?? null), version, status: res.stale ? "failed" : "fresh" };
   } catch (err) {
     if (st.destroyed || ask !== st.seatAsk || st.mySeat !== asked) return;
     if (err instanceof api.ApiError && (err.status === 401 || err.status === 403 || err.code === "seat-not-found")) {

@@ -51,7 +51,7 @@ export function whyLink(rule, testid) {
  * @returns {string}
  */
 export function explorerName(explorer) {
-  return t(`magellan.explorer.${explorer}`, {}, explorer);
+  return t(`magellan.explorer.${explorer}`, {}, explorer ?? undefined);
 }
 
 /**
@@ -121,7 +121,7 @@ export function who(state, seat) {
  * @param {string} url
  * @returns {string}
  */
-const asset = (url) => (import.meta.resolve ? import.meta.resolve(url) : new URL(url, import.meta.url).href);
+const asset = (url) => (typeof import.meta.resolve === "function" ? import.meta.resolve(url) : new URL(url, import.meta.url).href);
 
 /**
  * @typedef {{field: number, part: "left" | "right" | null, what: "bags" | "crowns", label: string, fixed: string | null}} FormEntry
