@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import random
 import secrets
@@ -53,6 +54,7 @@ class Shape:
     warmup: float
     window: float  # the steady window the figures come from
     after_kill: float  # run on after the kill, then let the phones catch up
+    stream: str = "table"  # what the phones ask for: whole tables, patches, or the log alone
 
 
 # Scaled down from the issue's 500 tables × 5 phones (a first run at 500 tables, a change every 5 s,
@@ -176,7 +178,11 @@ def _unchunk(raw: bytes) -> bytes:
         pos = end + 4 + size
 
 
-async def phone(cluster: Cluster, p: Phone, stats: Stats, stop: asyncio.Event) -> None:
+# `log`: what a phone whose own referee holds the table asks for (issue 36: the entries alone).
+STREAM_QUERY = {"table": "", "patches": "?patches=true", "log": "?view=log"}
+
+
+async def phone(cluster: Cluster, p: Phone, stats: Stats, stop: asyncio.Event, stream: str = "table") -> None:
     """A live stream, resumed with Last-Event-ID after every cut (on another server if its own died)."""
     while not stop.is_set():
         n = cluster.live(p.server)
@@ -190,7 +196,7 @@ async def phone(cluster: Cluster, p: Phone, stats: Stats, stop: asyncio.Event) -
             continue
         resume = f"Last-Event-ID: {p.last}\r\n" if p.last is not None else ""
         writer.write(
-            f"GET /api/tables/{p.table.id}/stream HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            f"GET /api/tables/{p.table.id}/stream{STREAM_QUERY[stream]} HTTP/1.1\r\nHost: {host}:{port}\r\n"
             f"Accept: text/event-stream\r\n{resume}\r\n".encode()
         )
         try:
@@ -285,7 +291,7 @@ async def round_(cluster: Cluster, shape: Shape, kill: bool) -> dict[str, Any]:
     for i, p in enumerate(phones):
         p.server = i % count
     stats, stop = Stats(), asyncio.Event()
-    tasks = [asyncio.create_task(phone(cluster, p, stats, stop)) for p in phones]
+    tasks = [asyncio.create_task(phone(cluster, p, stats, stop, shape.stream)) for p in phones]
     opened = time.monotonic()
     while any(p.start is None for p in phones) and time.monotonic() - opened < 60:
         await asyncio.sleep(0.5)  # every stream open before the first change
@@ -331,6 +337,7 @@ async def round_(cluster: Cluster, shape: Shape, kill: bool) -> dict[str, Any]:
         "spectators": shape.spectators,
         "streams": len(phones),
         "interval_s": shape.interval,
+        "stream": shape.stream,
         "streams_open_s": round(open_s, 1),
         "window_s": round(clock, 1),
         "target_appends_per_s": round((shape.tables + 1) / shape.interval, 1),
@@ -411,8 +418,17 @@ def main() -> None:
     parser.add_argument("--servers", default="1,2,4")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None, help="append the rounds as JSON lines here")
+    parser.add_argument("--tables", type=int, help="tables of `--phones` phones (the issue's shape: 500)")
+    parser.add_argument("--phones", type=int)
+    parser.add_argument("--spectators", type=int)
+    parser.add_argument("--interval", type=float, help="seconds between two changes on one table")
+    parser.add_argument("--stream", choices=sorted(STREAM_QUERY), default="table")
     args = parser.parse_args()
     shape, label = (QUICK, "quick") if args.quick else (FULL, "full")
+    given = {k: getattr(args, k) for k in ("tables", "phones", "spectators", "interval") if getattr(args, k)}
+    shape = dataclasses.replace(shape, stream=args.stream, **given)
+    if given:
+        label = "custom"
     results = run([int(c) for c in args.servers.split(",")], shape, label, args.rounds)
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     out = args.out or ROOT / "docs" / f"scale-runs-{stamp[:10]}.jsonl"
