@@ -20,143 +20,173 @@ const FAILURES_BEFORE_POLLING = 3;
 /** @typedef {import("kibitz-api").components["schemas"]["Table"]} Table */
 
 /**
+ * One table's live stream and what stands in for it.
+ * @typedef {object} Stream
+ * @property {string} tableId
+ * @property {() => import("./poll.js").Poller} polling starts the polling that replaces the stream
+ * @property {import("./poll.js").Follow["onTable"]} onTable
+ * @property {EventSource | null} source
+ * @property {import("./poll.js").Poller | null} poller
+ * @property {number} failures errors in a row
+ * @property {boolean} stopped
+ * @property {Table | null} current the table as this stream last sent it: what its patches apply to
+ * @property {boolean} lean the phone's referee derives the table: the log alone will do
+ */
+
+/**
  * @param {string} tableId
  * @param {import("./poll.js").Follow} follow
+ * @returns {import("./poll.js").Poller}
  */
 export function followTable(tableId, { etag = null, interval = 1000, onTable, onError }) {
   const polling = () => startPolling(tableId, { etag, interval, onTable, onError });
   if (typeof EventSource !== "function") return polling();
-  /** @type {EventSource | null} */
-  let source = null;
-  /** @type {ReturnType<typeof startPolling> | null} */
-  let poller = null;
-  let failures = 0;
-  let stopped = false;
-  /** The table as this stream last sent it: what its patches apply to. @type {Table | null} */
-  let current = null;
-  let lean = refereeHas(tableId); // the phone's referee derives the table: the log alone will do
-
-  /** @param {Table} table @param {number} version @param {StreamMessage["entries"]} list */
-  function deliver(table, version, list) {
-    current = table;
-    const entries = Array.isArray(list) && list.length ? list : null;
-    onTable(table, { stale: false, live: true, entries, from: entries ? version - entries.length : null });
-  }
-
-  function open() {
-    // The language the player chose in the app (an EventSource cannot send Accept-Language itself).
-    // After its first event (the whole table) the stream sends each change as a JSON Patch; a lean
-    // stream names the version delivered last (`since`, what Last-Event-ID says on a resume) and
-    // sends only the entries after it.
-    const since = lean && current ? `&since=${current.version}` : "";
-    if (!lean) current = null;
-    const form = lean ? "view=log" : "patches=true";
-    source = new EventSource(
-      `/api/tables/${encodeURIComponent(tableId)}/stream?${form}${since}&lang=${encodeURIComponent(lang())}`,
-    );
-    source.addEventListener("open", () => reachedServer()); // back after a drop: say so at once
-    source.addEventListener("table", (message) => {
-      failures = 0;
-      reachedServer();
-      /** @type {StreamMessage} */
-      let data;
-      try {
-        data = JSON.parse(message.data);
-      } catch (err) {
-        console.warn("stream", err);
-        return;
-      }
-      deliver(data.table, data.version, data.entries);
-    });
-    source.addEventListener("patch", (message) => {
-      failures = 0;
-      reachedServer();
-      /** @type {Table} */
-      let table;
-      /** @type {StreamPatch} */
-      let data;
-      try {
-        data = JSON.parse(message.data);
-        if (!current || current.version !== data.base) throw new Error(`no table at version ${data.base}`);
-        table = applyPatch(current, data.patch);
-      } catch (err) {
-        // Not the table the patch is for (or a broken one): start again from the whole table.
-        console.warn("stream", err);
-        restart();
-        return;
-      }
-      deliver(table, data.version, data.entries);
-    });
-    source.addEventListener("log", (message) => {
-      failures = 0;
-      reachedServer();
-      /** @type {StreamLog} */
-      let data;
-      try {
-        data = JSON.parse(message.data);
-        const from = data.version - data.entries.length;
-        if (!current || current.version !== from) throw new Error(`no table at version ${from}`);
-      } catch (err) {
-        console.warn("stream", err);
-        restart();
-        return;
-      }
-      // What the referee cannot derive; the rest of `current` stays as it was (the session's
-      // referee replays the entries and composes the view itself).
-      const at = data.entries[data.entries.length - 1].at;
-      deliver({ ...current, version: data.version, updated_at: at, seed: data.seed ?? null }, data.version, data.entries);
-    });
-    source.onerror = () => {
-      failures += 1;
-      // CLOSED: the server refused the stream (e.g. 429, too many streams from this address) and
-      // the browser will not try again by itself: poll at once. Otherwise it is retrying a drop.
-      if (source?.readyState === EventSource.CLOSED || failures >= FAILURES_BEFORE_POLLING) fallBack();
-    };
-  }
-
-  function restart() {
-    if (source) source.close();
-    if (!stopped) open(); // a new EventSource sends no Last-Event-ID: its first event is the whole table
-  }
-
-  function fallBack() {
-    if (source) source.close();
-    source = null;
-    if (!poller && !stopped) poller = polling();
-  }
-
-  open();
+  /** @type {Stream} */
+  const stream = { tableId, polling, onTable, source: null, poller: null, failures: 0, stopped: false, current: null, lean: refereeHas(tableId) };
+  open(stream);
+  /** The same stream opened again (in another language, or in the other form). */
+  const reopen = () => {
+    if (!stream.source || stream.stopped) return;
+    stream.source.close();
+    open(stream);
+  };
+  // Another language chosen: the stream starts again in it (its first event is the table now).
+  const forgetLanguage = onLanguageChange(reopen);
   // The referee took the table over (or gave it back): the same stream in the other form.
   const forgetReferee = onRefereeHolds(tableId, (holds) => {
-    lean = holds;
-    if (!source || stopped) return;
-    source.close();
-    open();
-  });
-  // Another language chosen: the stream starts again in it (its first event is the table now).
-  const forgetLanguage = onLanguageChange(() => {
-    if (!source || stopped) return;
-    source.close();
-    open();
+    stream.lean = holds;
+    reopen();
   });
   return {
     stop() {
-      stopped = true;
+      stream.stopped = true;
       forgetLanguage();
       forgetReferee();
-      if (source) source.close();
-      if (poller) poller.stop();
+      if (stream.source) stream.source.close();
+      if (stream.poller) stream.poller.stop();
     },
     /** Back online (or asked to refresh): try the stream again; it starts with the current table. */
     now() {
-      if (stopped) return;
-      if (poller) {
-        poller.stop();
-        poller = null;
+      if (stream.stopped) return;
+      if (stream.poller) {
+        stream.poller.stop();
+        stream.poller = null;
       }
-      if (source && source.readyState !== EventSource.CLOSED) return;
-      failures = 0;
-      open();
+      if (stream.source && stream.source.readyState !== EventSource.CLOSED) return;
+      stream.failures = 0;
+      open(stream);
     },
   };
+}
+
+/**
+ * @param {Stream} stream
+ * @param {Table} table
+ * @param {number} version
+ * @param {StreamMessage["entries"]} list
+ * @returns {void}
+ */
+function deliver(stream, table, version, list) {
+  stream.current = table;
+  const entries = Array.isArray(list) && list.length ? list : null;
+  stream.onTable(table, { stale: false, live: true, entries, from: entries ? version - entries.length : null });
+}
+
+/** @param {Stream} stream @returns {void} */
+function open(stream) {
+  // The language the player chose in the app (an EventSource cannot send Accept-Language itself).
+  // After its first event (the whole table) the stream sends each change as a JSON Patch; a lean
+  // stream names the version delivered last (`since`, what Last-Event-ID says on a resume) and
+  // sends only the entries after it.
+  const since = stream.lean && stream.current ? `&since=${stream.current.version}` : "";
+  if (!stream.lean) stream.current = null;
+  const form = stream.lean ? "view=log" : "patches=true";
+  const source = new EventSource(
+    `/api/tables/${encodeURIComponent(stream.tableId)}/stream?${form}${since}&lang=${encodeURIComponent(lang())}`,
+  );
+  stream.source = source;
+  source.addEventListener("open", () => reachedServer()); // back after a drop: say so at once
+  source.addEventListener("table", (message) => onWhole(stream, message));
+  source.addEventListener("patch", (message) => onPatch(stream, message));
+  source.addEventListener("log", (message) => onLog(stream, message));
+  source.onerror = () => {
+    stream.failures += 1;
+    // CLOSED: the server refused the stream (e.g. 429, too many streams from this address) and
+    // the browser will not try again by itself: poll at once. Otherwise it is retrying a drop.
+    if (source.readyState === EventSource.CLOSED || stream.failures >= FAILURES_BEFORE_POLLING) fallBack(stream);
+  };
+}
+
+/** The whole table (the stream's first event). @param {Stream} stream @param {MessageEvent} message @returns {void} */
+function onWhole(stream, message) {
+  stream.failures = 0;
+  reachedServer();
+  /** @type {StreamMessage} */
+  let data;
+  try {
+    data = JSON.parse(message.data);
+  } catch (err) {
+    console.warn("stream", err);
+    return;
+  }
+  deliver(stream, data.table, data.version, data.entries);
+}
+
+/** A change as a JSON Patch of the table last sent. @param {Stream} stream @param {MessageEvent} message @returns {void} */
+function onPatch(stream, message) {
+  stream.failures = 0;
+  reachedServer();
+  /** @type {Table} */
+  let table;
+  /** @type {StreamPatch} */
+  let data;
+  try {
+    data = JSON.parse(message.data);
+    const current = stream.current;
+    if (!current || current.version !== data.base) throw new Error(`no table at version ${data.base}`);
+    table = applyPatch(current, data.patch);
+  } catch (err) {
+    // Not the table the patch is for (or a broken one): start again from the whole table.
+    console.warn("stream", err);
+    restart(stream);
+    return;
+  }
+  deliver(stream, table, data.version, data.entries);
+}
+
+/** A change as its log entries alone (a lean stream). @param {Stream} stream @param {MessageEvent} message @returns {void} */
+function onLog(stream, message) {
+  stream.failures = 0;
+  reachedServer();
+  /** @type {StreamLog} */
+  let data;
+  /** @type {Table} */
+  let current;
+  try {
+    data = JSON.parse(message.data);
+    const from = data.version - data.entries.length;
+    if (!stream.current || stream.current.version !== from) throw new Error(`no table at version ${from}`);
+    current = stream.current;
+  } catch (err) {
+    console.warn("stream", err);
+    restart(stream);
+    return;
+  }
+  // What the referee cannot derive; the rest of `current` stays as it was (the session's referee
+  // replays the entries and composes the view itself).
+  const at = data.entries[data.entries.length - 1].at;
+  deliver(stream, { ...current, version: data.version, updated_at: at, seed: data.seed ?? null }, data.version, data.entries);
+}
+
+/** @param {Stream} stream @returns {void} */
+function restart(stream) {
+  if (stream.source) stream.source.close();
+  if (!stream.stopped) open(stream); // a new EventSource sends no Last-Event-ID: its first event is the whole table
+}
+
+/** @param {Stream} stream @returns {void} */
+function fallBack(stream) {
+  if (stream.source) stream.source.close();
+  stream.source = null;
+  if (!stream.poller && !stream.stopped) stream.poller = stream.polling();
 }

@@ -37,22 +37,63 @@ export function normalizeColours(players) {
   return players;
 }
 
+/** @typedef {{name: string, colours: Colour[]}} SeatEntry */
+
+/**
+ * The setup screen's state: the form's values and the controls that show them.
+ * @typedef {object} MaheSetup
+ * @property {{players: SeatEntry[], chance: "physical" | "digital", variant: boolean}} form
+ * @property {HTMLElement} turtleHint
+ * @property {ReturnType<typeof playersList>} players
+ * @property {ReturnType<typeof seatSelect>} firstSeat
+ */
+
 /**
  * @param {HTMLElement} container
  * @param {import("../registry.js").SetupContext} ctx
+ * @returns {import("../registry.js").SetupHandle}
  */
 export function mountSetup(container, { meta, create, initial }) {
   const min = meta.min_players || 2;
   const max = meta.max_players || 7;
-  /** @type {{players: {name: string, colours: import("./colours.js").Colour[]}[], chance: "physical" | "digital", variant: boolean}} */
+  const st = newSetup(initial, min, max);
+  const formEl = setupForm({
+    game: meta.title,
+    sections: [
+      panel({ title: t("setup.players", { min, max }) }, st.turtleHint, st.players.host, st.players.addButton),
+      ...optionPanels(st.form),
+      panel({ title: t("setup.first"), labelFor: "first-seat" }, st.firstSeat.el),
+    ],
+    submit: () => submit(st, create),
+  });
+  container.classList.add("setup");
+  container.append(formEl);
+  renderPlayers(st);
+  return {
+    setPlayers(entries) {
+      const chosen = entries.slice(0, max).map((p) => ({ name: p.name, colours: /** @type {Colour[]} */ ((p.colours || []).filter((c) => PALETTE.includes(/** @type {Colour} */ (c)))) }));
+      while (chosen.length < min) chosen.push({ name: "", colours: [] });
+      st.form.players.splice(0, st.form.players.length, ...chosen);
+      normalizeColours(st.form.players);
+      renderPlayers(st);
+    },
+  };
+}
+
+/**
+ * The form's first values (a group's last Mahé table starts it where it left off, issue 33) and
+ * the players' list with its colour swatches.
+ * @param {import("../registry.js").SetupContext["initial"]} initial
+ * @param {number} min
+ * @param {number} max
+ * @returns {MaheSetup}
+ */
+function newSetup(initial, min, max) {
   const form = {
-    players: normalizeColours([{ name: "", colours: [] }, { name: "", colours: [] }]),
-    // A group's last Mahé table starts the form where it left off (issue 33).
-    chance: initial?.options?.chance === "digital" ? "digital" : "physical",
+    players: normalizeColours([{ name: "", colours: /** @type {Colour[]} */ ([]) }, { name: "", colours: /** @type {Colour[]} */ ([]) }]),
+    chance: /** @type {"physical" | "digital"} */ (initial?.options?.chance === "digital" ? "digital" : "physical"),
     variant: !!initial?.options?.egg_dice_variant,
   };
-
-  const turtleHint = h("p", { class: "muted small", testid: "turtle-hint" });
   const players = playersList({
     players: form.players,
     min,
@@ -64,71 +105,90 @@ export function mountSetup(container, { meta, create, initial }) {
     blank: () => ({ name: "", colours: [] }),
     onChange: () => {
       normalizeColours(form.players);
-      renderPlayers();
+      renderPlayers(st);
     },
-    onName: () => firstSeat.render(),
-    card: (head, p, i) => h("div", { class: "player-card", testid: `player-${i}` }, head, swatches(p, i)),
+    onName: () => st.firstSeat.render(),
+    card: (head, p, i) => h("div", { class: "player-card", testid: `player-${i}` }, head, swatches(st, p, i)),
   });
   const firstSeat = seatSelect({ id: "first-seat", testid: "first-seat", names: players.names, random: true });
+  /** @type {MaheSetup} */
+  const st = { form, turtleHint: h("p", { class: "muted small", testid: "turtle-hint" }), players, firstSeat };
+  return st;
+}
 
-  /**
-   * @param {number} i
-   * @param {Colour} colour
-   */
-  function toggleColour(i, colour) {
-    const p = form.players[i];
-    const need = turtlesPerPlayer(form.players.length);
-    if (p.colours.includes(colour)) {
-      if (need > 1) p.colours = p.colours.filter((c) => c !== colour);
-    } else if (p.colours.length < need) {
-      p.colours.push(colour);
-    } else {
-      p.colours = [...p.colours.slice(1), colour];
-    }
-    renderPlayers();
+/**
+ * A colour tapped on player i's row: taken, given back, or swapped for their oldest (MA-2).
+ * @param {MaheSetup} st
+ * @param {number} i
+ * @param {Colour} colour
+ * @returns {void}
+ */
+function toggleColour(st, i, colour) {
+  const p = st.form.players[i];
+  const need = turtlesPerPlayer(st.form.players.length);
+  if (p.colours.includes(colour)) {
+    if (need > 1) p.colours = p.colours.filter((c) => c !== colour);
+  } else if (p.colours.length < need) {
+    p.colours.push(colour);
+  } else {
+    p.colours = [...p.colours.slice(1), colour];
   }
+  renderPlayers(st);
+}
 
-  /**
-   * @param {{ colours: Colour[] }} p
-   * @param {number} i
-   */
-  function swatches(p, i) {
-    const taken = new Map();
-    form.players.forEach((q, j) => j !== i && q.colours.forEach((c) => taken.set(c, j)));
-    return h(
-      "div",
-      { class: "swatches-row", role: "group", "aria-label": t("setup.colours_of", { n: i + 1 }) },
-      ...PALETTE.map((c) => {
-        const owner = taken.get(c);
-        const selected = p.colours.includes(c);
-        const b = h(
-          "button",
-          {
-            type: "button",
-            class: ["swatch", selected && "is-selected"],
-            testid: `colour-${i}-${c}`,
-            "aria-pressed": selected ? "true" : "false",
-            // A taken colour shows its player's number: the name says it too (label-content match).
-            "aria-label": owner === undefined ? colourName(c) : `${owner + 1} ${t("setup.colour_taken", { colour: colourName(c), name: players.displayName(owner) })}`,
-            title: owner === undefined ? colourName(c) : t("setup.colour_taken", { colour: colourName(c), name: players.displayName(owner) }),
-            disabled: owner !== undefined,
-            onclick: () => toggleColour(i, c),
-          },
-          owner !== undefined ? h("span", { class: "swatch-owner" }, String(owner + 1)) : null,
-        );
-        b.style.backgroundColor = HEX[c];
-        return b;
-      }),
-    );
-  }
+/**
+ * Player i's colour swatches; a colour another player took shows their number.
+ * @param {MaheSetup} st
+ * @param {{ colours: Colour[] }} p
+ * @param {number} i
+ * @returns {HTMLElement}
+ */
+function swatches(st, p, i) {
+  /** @type {Map<Colour, number>} */
+  const taken = new Map();
+  st.form.players.forEach((q, j) => j !== i && q.colours.forEach((c) => taken.set(c, j)));
+  return h(
+    "div",
+    { class: "swatches-row", role: "group", "aria-label": t("setup.colours_of", { n: i + 1 }) },
+    ...PALETTE.map((c) => {
+      const owner = taken.get(c);
+      const selected = p.colours.includes(c);
+      const takenText = owner === undefined ? null : t("setup.colour_taken", { colour: colourName(c), name: st.players.displayName(owner) });
+      const b = h(
+        "button",
+        {
+          type: "button",
+          class: ["swatch", selected && "is-selected"],
+          testid: `colour-${i}-${c}`,
+          "aria-pressed": selected ? "true" : "false",
+          // A taken colour shows its player's number: the name says it too (label-content match).
+          "aria-label": owner === undefined ? colourName(c) : `${owner + 1} ${takenText}`,
+          title: takenText ?? colourName(c),
+          disabled: owner !== undefined,
+          onclick: () => toggleColour(st, i, c),
+        },
+        owner !== undefined ? h("span", { class: "swatch-owner" }, String(owner + 1)) : null,
+      );
+      b.style.backgroundColor = HEX[c];
+      return b;
+    }),
+  );
+}
 
-  function renderPlayers() {
-    const need = turtlesPerPlayer(form.players.length);
-    players.render();
-    turtleHint.replaceChildren(t(need === 2 ? "setup.two_turtles" : "setup.one_turtle"), " ", whyLink("MA-2"));
-    firstSeat.render();
-  }
+/** @param {MaheSetup} st @returns {void} */
+function renderPlayers(st) {
+  const need = turtlesPerPlayer(st.form.players.length);
+  st.players.render();
+  st.turtleHint.replaceChildren(t(need === 2 ? "setup.two_turtles" : "setup.one_turtle"), " ", whyLink("MA-2"));
+  st.firstSeat.render();
+}
 
+/**
+ * Chance (MA-12) and the egg-cards-as-dice variant (MA-11).
+ * @param {MaheSetup["form"]} form
+ * @returns {HTMLElement[]}
+ */
+function optionPanels(form) {
   const chanceGroup = segmented({
     values: /** @type {("physical" | "digital")[]} */ (["physical", "digital"]),
     value: form.chance,
@@ -137,57 +197,43 @@ export function mountSetup(container, { meta, create, initial }) {
     labels: (v) => t(`setup.chance_${v}`),
     hints: (v) => t(`setup.chance_${v}_hint`),
   });
-
   const variantBox = h("input", { type: "checkbox", id: "egg-variant", testid: "egg-variant", checked: form.variant });
   variantBox.addEventListener("change", () => {
     form.variant = variantBox.checked;
   });
-
-  const formEl = setupForm({
-    game: meta.title,
-    sections: [
-      panel({ title: t("setup.players", { min, max }) }, turtleHint, players.host, players.addButton),
-      panel({ title: [t("setup.chance"), " ", whyLink("MA-12")] }, chanceGroup),
-      panel(
-        {},
-        h(
-          "label",
-          { class: "toggle", for: "egg-variant" },
-          variantBox,
-          h("span", {}, h("strong", {}, t("setup.variant")), h("span", { class: "muted small block" }, t("setup.variant_hint"))),
-        ),
-        whyLink("MA-11"),
+  return [
+    panel({ title: [t("setup.chance"), " ", whyLink("MA-12")] }, chanceGroup),
+    panel(
+      {},
+      h(
+        "label",
+        { class: "toggle", for: "egg-variant" },
+        variantBox,
+        h("span", {}, h("strong", {}, t("setup.variant")), h("span", { class: "muted small block" }, t("setup.variant_hint"))),
       ),
-      panel({ title: t("setup.first"), labelFor: "first-seat" }, firstSeat.el),
-    ],
-    submit: async () => {
-      const need = turtlesPerPlayer(form.players.length);
-      const incomplete = form.players.findIndex((p) => p.colours.length !== need);
-      if (incomplete >= 0) {
-        toast(t(need === 2 ? "setup.need_two" : "setup.need_one", { name: players.displayName(incomplete) }), { kind: "error" });
-        return;
-      }
-      const names = players.names();
-      await create({
-        game: "mahe",
-        players: form.players.map((p, i) => ({ name: names[i], colours: [...p.colours] })),
-        options: { chance: form.chance, egg_dice_variant: form.variant, first_seat: firstSeat.seat() },
-      });
-    },
-  });
+      whyLink("MA-11"),
+    ),
+  ];
+}
 
-  container.classList.add("setup");
-  container.append(formEl);
-  renderPlayers();
-  /** @type {import("../registry.js").SetupHandle} */
-  const handle = {
-    setPlayers(entries) {
-      const chosen = entries.slice(0, max).map((p) => ({ name: p.name, colours: /** @type {import("./colours.js").Colour[]} */ ((p.colours || []).filter((c) => PALETTE.includes(/** @type {import("./colours.js").Colour} */ (c)))) }));
-      while (chosen.length < min) chosen.push({ name: "", colours: [] });
-      form.players.splice(0, form.players.length, ...chosen);
-      normalizeColours(form.players);
-      renderPlayers();
-    },
-  };
-  return handle;
+/**
+ * The table's creation, once every player has the turtles the player count asks for (MA-2).
+ * @param {MaheSetup} st
+ * @param {import("../registry.js").SetupContext["create"]} create
+ * @returns {Promise<void>}
+ */
+async function submit(st, create) {
+  const { form, players, firstSeat } = st;
+  const need = turtlesPerPlayer(form.players.length);
+  const incomplete = form.players.findIndex((p) => p.colours.length !== need);
+  if (incomplete >= 0) {
+    toast(t(need === 2 ? "setup.need_two" : "setup.need_one", { name: players.displayName(incomplete) }), { kind: "error" });
+    return;
+  }
+  const names = players.names();
+  await create({
+    game: "mahe",
+    players: form.players.map((p, i) => ({ name: names[i], colours: [...p.colours] })),
+    options: { chance: form.chance, egg_dice_variant: form.variant, first_seat: firstSeat.seat() },
+  });
 }
