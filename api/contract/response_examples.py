@@ -234,7 +234,7 @@ EVENTS = [
 STEP_FIELDS = ("finished", "state", "legal_actions", "result")
 
 
-def mahe_table(version: int, can_undo: bool = True) -> dict[str, Any]:
+def example_table(version: int, can_undo: bool = True) -> dict[str, Any]:
     """The create example's Mahé table after the first `version` events of EVENTS."""
     rules = get_game("mahe")
     assert rules is not None
@@ -342,7 +342,7 @@ def response_examples() -> dict[str, Any]:
     """operationId → the JSON its success answers with."""
     rules = get_game("mahe")
     assert rules is not None
-    table0, table3, table4 = mahe_table(0), mahe_table(3), mahe_table(4)
+    table0, table3, table4 = example_table(0), example_table(3), example_table(4)
     log = [
         {"seq": n + 1, "kind": "game", "event": event, "undoes": None, "in_effect": True, "at": UPDATED}
         for n, event in enumerate(EVENTS)
@@ -396,7 +396,7 @@ def response_examples() -> dict[str, Any]:
             "game": "mahe",
             "version": 2,
             "steps": [
-                {"seq": seq, **{k: v for k, v in mahe_table(seq, can_undo=False).items() if k in STEP_FIELDS}}
+                {"seq": seq, **{k: v for k, v in example_table(seq, can_undo=False).items() if k in STEP_FIELDS}}
                 for seq in range(3)
             ],
         },

@@ -349,11 +349,11 @@ def _seat() -> int | None:
 
 def _stream_doc() -> dict[str, Any]:
     """STREAM_DOC with the example's whole table (the create example's Mahé table at version 4)."""
-    from api.contract.response_examples import mahe_table
+    from api.contract.response_examples import example_table
 
     doc: dict[str, Any] = json.loads(json.dumps(STREAM_DOC))
     examples = doc["responses"]["200"]["content"][EVENT_STREAM]["examples"]
-    examples["table"]["value"]["data"]["table"] = mahe_table(4)
+    examples["table"]["value"]["data"]["table"] = example_table(4)
     return doc
 
 

@@ -14,8 +14,6 @@ EXCEPTIONS = {
     # example data written in a game's words (api.games.server.GameServer.examples could carry them).
     "api/contract/examples.py",
     "api/contract/response_examples.py",
-    # Imports the worked example's table by its name (`mahe_table`); owned by the stream's engineer.
-    "api/http/stream.py",
 }
 
 
