@@ -73,6 +73,10 @@ export async function* followTable(
         break;
       case "problem":
         throw new Error(`${data.code}: ${data.detail}`);
+      case "log":
+        // Only a stream opened with ?view=log sends these (a client that replays the log with its
+        // own referee, as the phone app does); this one asks for whole tables and patches.
+        throw new Error("a log event on a stream that did not ask for ?view=log");
     }
     yield { event, table };
   }

@@ -36,6 +36,7 @@ def test_the_document_says_the_stream_is_server_sent_events() -> None:
         "table": "#/components/schemas/TableStreamMessage",
         "patch": "#/components/schemas/TableStreamPatch",
         "problem": "#/components/schemas/StreamProblem",
+        "log": "#/components/schemas/TableStreamLog",  # ?view=log: the entries alone (issue 36)
     }
     assert item["oneOf"] == [{"$ref": target} for target in item["discriminator"]["mapping"].values()]
 
