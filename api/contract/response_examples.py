@@ -396,7 +396,7 @@ def response_examples() -> dict[str, Any]:
             "game": "mahe",
             "version": 2,
             "steps": [
-                {"seq": seq, **{k: v for k, v in example_table(seq, can_undo=False).items() if k in STEP_FIELDS}}
+                {"seq": seq, **{k: v for k, v in example_table(seq, False).items() if k in STEP_FIELDS}}
                 for seq in range(3)
             ],
         },
