@@ -69,19 +69,21 @@ lint: install
 typecheck: install
 	$(BIN)/mypy --strict api/rules
 
-# The suite in two runs: everything but the browsers and the deploy on parallel workers (pytest-xdist,
-# whole files per worker so that a module's fixtures are made once, except schemathesis' operations,
-# spread one by one: `xdist_group` marks from tests/conftest.py), then the Chromium phones and the
-# deployment one at a time: on 2 cores, browsers in parallel starve each other's Pyodide boot and
-# their waits run out (measured in docs/architecture.md). TEST_WORKERS=1 for one process.
+# The suite in two runs: everything but the deployment on parallel workers (pytest-xdist; whole files
+# per worker so that a module's fixtures are made once, except schemathesis' operations, spread one
+# by one: `xdist_group` marks from tests/conftest.py), the Chromium phones beside the rest — they
+# wait on pages and servers as much as they compute, which the other worker fills (measured in
+# docs/architecture.md); then the deployment alone: it brings up Caddy, two app servers, PostgreSQL
+# and Redis and measures a hall of 300 phones, which a loaded machine would skew.
+# TEST_WORKERS=1 for one process.
 # Bytecode is cached even where the environment says PYTHONDONTWRITEBYTECODE (__pycache__ is
 # ignored by git): without it every collection rewrote and compiled all ~500 test and project modules
 # again, in each worker (collection 27 s of CPU, 12 s with the cache).
 TEST_WORKERS ?= 2
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest
 test: lint typecheck static
-	$(PYTEST) -n $(TEST_WORKERS) --dist loadgroup -m "not browser and not deploy"
-	$(PYTEST) -m "browser or deploy"
+	$(PYTEST) -n $(TEST_WORKERS) --dist loadgroup -m "not deploy"
+	$(PYTEST) -m deploy
 
 openapi: install
 	$(BIN)/python -m api.openapi_doc > openapi.yaml

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from .phones import DEFAULT_TIMEOUT_MS, Phone, PhonePool
+
 CHROMIUM = os.environ.get("KIBITZ_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -30,6 +32,16 @@ PHONE = {
     "device_scale_factor": 2,
     "locale": "en-US",
 }
+# What a check waits for a screen before it fails, unless it names its own limit (a promise such as
+# "within 2 seconds" does): Playwright's 5 s is less than a screen can take on a 2-core machine that
+# runs a browser on each core beside the servers (issue 34: the browsers run on two workers).
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the `browser` fixture says what is missing
+    pass
+else:
+    expect.set_options(timeout=15_000)
+
 # Headless Chromium on Linux has no system share sheet; make sure the app's own one is used.
 NO_WEB_SHARE = "Object.defineProperty(Navigator.prototype, 'share', {value: undefined, configurable: true});"
 
@@ -57,24 +69,36 @@ def browser() -> Iterator[Any]:
         instance.close()
 
 
-@pytest.fixture
-def new_phone(browser: Any) -> Iterator[Callable[..., Any]]:
-    """Factory: a fresh phone (own browser context = own localStorage and service worker)."""
-    contexts: list[Any] = []
+def _prepare(context: Any) -> None:
+    context.add_init_script(NO_WEB_SHARE)
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
 
-    def make(**overrides: Any) -> Any:
-        context = browser.new_context(**{**PHONE, **overrides})
-        context.add_init_script(NO_WEB_SHARE)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        page = context.new_page()
+
+@pytest.fixture(scope="session")
+def installed_phones(browser: Any) -> Iterator[PhonePool]:
+    """Phones that have the app installed, handed from test to test (tests/browser/phones.py)."""
+    pool = PhonePool(browser, _prepare)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def new_phone(installed_phones: PhonePool) -> Iterator[Callable[..., Any]]:
+    """Factory: a phone of its own (own localStorage, IndexedDB and cookies), on which the app is
+    installed once another test has used it; `fresh=True` for a phone on its first visit."""
+    phones: list[Phone] = []
+
+    def make(*, fresh: bool = False, **overrides: Any) -> Any:
+        phone = installed_phones.take({**PHONE, **overrides}, fresh=fresh)
+        phones.append(phone)
+        page = phone.context.new_page()
         page.on("pageerror", lambda error: page_errors.append(str(error)))
         return page
 
     page_errors: list[str] = []
     yield make
-    for context in contexts:
-        context.close()
+    for phone in phones:
+        installed_phones.give_back(phone)
     assert not page_errors, f"JavaScript errors: {page_errors}"
 
 

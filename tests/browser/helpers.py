@@ -83,7 +83,14 @@ def assert_no_horizontal_scroll(page: Any) -> None:
 
 def assert_thumb_reachable(page: Any, testid: str, *, min_width: float = 0) -> None:
     """On screen, in the lower half (under the thumb), at least 48 px high (and min_width wide)."""
-    box = page.get_by_test_id(testid).bounding_box()
+    button = page.get_by_test_id(testid)
+    box = None
+    for _ in range(50):  # the screen is drawn again when the phone's referee takes the table over
+        expect(button).to_be_visible()
+        box = button.bounding_box()
+        if box:
+            break
+        page.wait_for_timeout(100)
     assert box, testid
     assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (testid, box)
     assert box["y"] >= HEIGHT / 2 and box["y"] + box["height"] <= HEIGHT, (testid, box)

@@ -59,7 +59,7 @@ def fits(page: Any, testid: str) -> bool:
 def test_first_visit_shows_the_referee_arriving_then_ready_and_plays_offline(
     live_server: str, new_phone: Any
 ) -> None:
-    page = new_phone()
+    page = new_phone(fresh=True)  # a first visit
     context = page.context
     context.add_init_script(WATCH)
     emulate(context, page, SLOW, Seen())
