@@ -71,10 +71,11 @@ typecheck: install
 
 # The suite in two runs: everything but the deployment on parallel workers (pytest-xdist; whole files
 # per worker so that a module's fixtures are made once, except schemathesis' operations, spread one
-# by one: `xdist_group` marks from tests/conftest.py), the Chromium phones beside the rest — they
-# wait on pages and servers as much as they compute, which the other worker fills (measured in
-# docs/architecture.md); then the deployment alone: it brings up Caddy, two app servers, PostgreSQL
-# and Redis and measures a hall of 300 phones, which a loaded machine would skew.
+# by one: `xdist_group` marks from tests/conftest.py), the Chromium phones among the rest — both
+# kinds keep the two cores busy, so one run costs what two did minus a collection, and the workers
+# finish together (measured in docs/architecture.md); then the deployment alone: it brings up Caddy,
+# two app servers, PostgreSQL and Redis and measures a hall of 300 phones, which a loaded machine
+# skews (it failed once beside the browsers).
 # TEST_WORKERS=1 for one process.
 # Bytecode is cached even where the environment says PYTHONDONTWRITEBYTECODE (__pycache__ is
 # ignored by git): without it every collection rewrote and compiled all ~500 test and project modules
